@@ -1,0 +1,113 @@
+"""The bot interface shared by every game.
+
+A bot chooses an action for ``player`` in an engine state::
+
+    action = bot.act(state, player, rng)
+
+Bots must be honest: they read only what ``player`` could see at the table. A bot that
+simulates the future first calls ``game.resample_hidden(state, player, rng)`` (which also
+replaces the engine's RNG, so future chance events are unknown too) and never looks at
+another seat's hidden cards or the deck order. All randomness comes from ``rng``.
+
+Each game's ``bots.py`` exports ``BOTS``: a dict name -> factory ``(game, **params) -> Bot``.
+:func:`make_bot` parses specs such as ``"random"`` or ``"mcts:sims=200,rollout=heuristic"``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import Game, GameState
+
+BotFactory = Callable[..., "Bot"]
+
+
+class Bot(ABC):
+    """A scripted player."""
+
+    name: str = "bot"
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+
+    @abstractmethod
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        """A legal action for ``player`` (who must be the player to act)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(state.legal_mask())
+        if legal.size == 0:
+            raise ValueError("no legal action: the game is over")
+        return int(legal[rng.integers(legal.size)])
+
+
+class ScoringBot(Bot):
+    """Picks the legal action with the highest ``score`` (ties broken at random).
+
+    Subclasses define ``score(state, player, action, rng)``; a greedy bot scores the
+    immediate outcome, a heuristic bot adds rules of thumb.
+    """
+
+    @abstractmethod
+    def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
+        """Higher is better."""
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(state.legal_mask())
+        if legal.size == 0:
+            raise ValueError("no legal action: the game is over")
+        if legal.size == 1:
+            return int(legal[0])
+        scores = np.array([self.score(state, player, int(a), rng) for a in legal], dtype=np.float64)
+        best = np.flatnonzero(scores >= scores.max() - 1e-9)
+        return int(legal[best[rng.integers(best.size)]])
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:sims=200,rollout=random"`` -> ``("mcts", {"sims": 200, "rollout": "random"})``."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"malformed bot parameter {item!r} in {spec!r}; expected key=value")
+            params[key.strip()] = _parse_value(value.strip())
+    if not name:
+        raise ValueError(f"malformed bot spec {spec!r}; expected name[:key=value,...]")
+    return name, params
+
+
+def _parse_value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bot:
+    """Build the bot named by ``spec`` from a game's ``BOTS`` table."""
+    name, params = parse_bot_spec(spec)
+    if name not in bots:
+        raise ValueError(f"unknown bot {name!r}; available: {sorted(bots)}")
+    try:
+        return bots[name](game, **params)
+    except TypeError as exc:
+        raise ValueError(f"bad parameters for bot {name!r}: {exc}") from exc

@@ -1,0 +1,75 @@
+"""Validation helpers for game configs.
+
+Every game's ``Config`` is a frozen dataclass whose ``__post_init__`` validates each
+field with these helpers, so a bad parameter always raises ``ValueError`` naming the
+parameter and the allowed values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+C = TypeVar("C")
+
+
+def check_choice(name: str, value: object, allowed: Iterable[object]) -> None:
+    """Raise ``ValueError`` unless ``value`` is one of ``allowed`` (type-strict for bools)."""
+    allowed = tuple(allowed)
+    for a in allowed:
+        if type(a) is type(value) and a == value:
+            return
+        if a is None and value is None:
+            return
+    raise ValueError(f"{name} must be one of {list(allowed)!r}, got {value!r}")
+
+
+def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None) -> None:
+    """Raise ``ValueError`` unless ``value`` is an int (not bool) within ``[lo, hi]``."""
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if ok and lo is not None and value < lo:  # type: ignore[operator]
+        ok = False
+    if ok and hi is not None and value > hi:  # type: ignore[operator]
+        ok = False
+    if not ok:
+        lo_s = "-inf" if lo is None else str(lo)
+        hi_s = "inf" if hi is None else str(hi)
+        raise ValueError(f"{name} must be an int in [{lo_s}, {hi_s}], got {value!r}")
+
+
+def check_bool(name: str, value: object) -> None:
+    """Raise ``ValueError`` unless ``value`` is a bool."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def make_config(config_cls: type[C], params: Mapping[str, Any]) -> C:
+    """Build ``config_cls(**params)``; unknown names raise ``ValueError`` listing the allowed ones."""
+    fields = [f.name for f in dataclasses.fields(config_cls)]  # type: ignore[arg-type]
+    unknown = sorted(set(params) - set(fields))
+    if unknown:
+        raise ValueError(
+            f"unknown parameter(s) {unknown} for {config_cls.__qualname__}; allowed: {fields}"
+        )
+    return config_cls(**params)
+
+
+def config_to_dict(config: object) -> dict[str, Any]:
+    """A JSON-friendly dict of a config dataclass."""
+    return dataclasses.asdict(config)  # type: ignore[call-overload,no-any-return]
+
+
+def describe_params(config_cls: type) -> list[tuple[str, str, str]]:
+    """(name, default, help) of each config field, for ``eightfold list``."""
+    rows = []
+    for f in dataclasses.fields(config_cls):
+        default: object
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = "(required)"
+        rows.append((f.name, repr(default), str(f.metadata.get("help", ""))))
+    return rows

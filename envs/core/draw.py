@@ -1,0 +1,54 @@
+"""Small drawing helpers on Pillow for the ``rgb_array`` renderers.
+
+Pillow is the ``render`` extra: importing this module without it raises an
+``ImportError`` that says how to install it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+try:
+    from PIL import Image, ImageDraw, ImageFont
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("rgb_array rendering needs Pillow: pip install 'eightfold[render]'") from exc
+
+Color = tuple[int, int, int]
+
+BACKGROUND: Color = (245, 241, 230)
+INK: Color = (30, 30, 30)
+SEAT_COLORS: tuple[Color, ...] = (
+    (214, 48, 49),
+    (9, 132, 227),
+    (0, 148, 50),
+    (253, 150, 0),
+    (108, 92, 231),
+    (232, 67, 147),
+    (0, 168, 168),
+    (99, 110, 114),
+)
+
+
+@lru_cache(maxsize=16)
+def font(size: int = 14) -> Any:
+    """Pillow's bundled scalable font at ``size`` px (no system fonts needed)."""
+    return ImageFont.load_default(size=size)
+
+
+def canvas(width: int, height: int, color: Color = BACKGROUND) -> tuple[Any, Any]:
+    """A new RGB image and its drawing context."""
+    img = Image.new("RGB", (width, height), color)
+    return img, ImageDraw.Draw(img)
+
+
+def to_array(img: Any) -> np.ndarray:
+    """``uint8[H, W, 3]`` of a Pillow image."""
+    return np.asarray(img.convert("RGB"), dtype=np.uint8).copy()
+
+
+def save_png(array: np.ndarray, path: str) -> None:
+    """Write an ``rgb_array`` frame as PNG."""
+    Image.fromarray(array).save(path)

@@ -1,0 +1,228 @@
+"""The engine protocol every eightfold game implements.
+
+A game is two classes:
+
+* ``State`` (subclass of :class:`GameState`): the whole position, hidden information
+  included, plus the engine's own ``numpy.random.Generator``. ``apply`` mutates it in
+  place; ``clone`` copies it (generator included, so a clone continues identically).
+* ``Game`` (subclass of :class:`Game`): the game's facts for one validated config
+  (players, action count, observation shape, reward bounds, length limit) and the
+  functions that are not a state's own business: new initial states, observations,
+  re-dealing hidden information, rendering.
+
+Neither class imports gymnasium, pettingzoo or torch; :mod:`envs.core.aec` adapts any
+``Game`` to PettingZoo, :mod:`training` to Gymnasium.
+
+Rewards are exposed as *cumulative* returns (``GameState.returns()``): the adapters
+pay the difference between two steps, so a reward paid mid-game (an elimination) and
+one paid at the end use the same mechanism, and the sum over an episode is the final
+``returns()``.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from envs.core.config import make_config
+
+TERMINAL = -1
+"""``current_player()`` of a finished game."""
+
+
+def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
+    """The generator's full state as a JSON-serialisable dict."""
+    return dict(rng.bit_generator.state)
+
+
+def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
+    """Inverse of :func:`rng_to_dict` (``ValueError`` on a malformed dict)."""
+    try:
+        name = d["bit_generator"]
+        bit_gen_cls = getattr(np.random, name)
+        bit_gen = bit_gen_cls()
+        bit_gen.state = dict(d)
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ValueError(f"malformed rng state: {exc}") from exc
+    return np.random.Generator(bit_gen)
+
+
+def clone_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state."""
+    bit_gen = type(rng.bit_generator)()
+    bit_gen.state = rng.bit_generator.state
+    return np.random.Generator(bit_gen)
+
+
+class GameState(ABC):
+    """A position of one game, hidden information and the engine's RNG included."""
+
+    rng: np.random.Generator
+
+    # ------------------------------------------------------------------ flow
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat to act now, or :data:`TERMINAL` when the game is over."""
+
+    @abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """``int8`` vector of length ``Game.num_actions``: 1 = legal for the player to act.
+
+        All zeros once the game is over.
+        """
+
+    def legal_actions(self) -> list[int]:
+        """Indices of the legal actions, ascending."""
+        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+
+    @abstractmethod
+    def apply(self, action: int) -> None:
+        """Play ``action`` for the player to act; ``ValueError`` if it is not legal."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game is over, for any reason (win, draw or truncation)."""
+
+    def is_truncated(self) -> bool:
+        """True when the game was ended by its length limit rather than by its rules."""
+        return False
+
+    @abstractmethod
+    def returns(self) -> np.ndarray:
+        """``float64[num_players]``: rewards paid to each seat so far (final at the end)."""
+
+    def eliminated(self) -> frozenset[int]:
+        """Seats that are out of a game still running (they are terminated early)."""
+        return frozenset()
+
+    # ----------------------------------------------------------- (de)serialising
+    def clone(self) -> GameState:
+        """A deep, independent copy (the generator included)."""
+        return copy.deepcopy(self)
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable dict of the full state (config, hidden information, RNG)."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GameState:
+        """Rebuild a state from :meth:`to_dict`; ``ValueError`` if malformed or inconsistent."""
+
+    # --------------------------------------------------------------- notation
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Canonical notation of ``action`` for the player to act (spec §8).
+
+        An illegal index gives ``"illegal <index>"``.
+        """
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Index of the legal action written as ``text``; ``ValueError`` otherwise."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The inspection hook of the spec (§8)."""
+
+
+S = TypeVar("S", bound=GameState)
+C = TypeVar("C")
+
+
+class Game(ABC, Generic[C, S]):
+    """The facts and stateless functions of one game under one config."""
+
+    #: short name, e.g. ``"octi"``; the env id is ``eightfold/<name>-v0``
+    name: ClassVar[str]
+    #: the frozen, validating dataclass of parameters
+    config_class: ClassVar[type[Any]]
+    #: parameter dicts the conformance harness runs (every variant / player count)
+    test_configs: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    #: parameter dicts with a golden playthrough file each (one per variant)
+    golden_configs: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+
+    def __init__(self, config: C | None = None, **params: Any) -> None:
+        if config is None:
+            config = make_config(self.config_class, params)
+        elif params:
+            raise ValueError("pass either a config or parameters, not both")
+        elif not isinstance(config, self.config_class):
+            raise ValueError(
+                f"config must be a {self.config_class.__qualname__}, got {type(config).__name__}"
+            )
+        self.config: C = config
+
+    # ---------------------------------------------------------------- facts
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats (agents)."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the flat ``Discrete`` action space."""
+
+    @property
+    @abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of the ``float32`` observation array."""
+
+    @property
+    def observation_bounds(self) -> tuple[float, float]:
+        """(low, high) of every observation entry."""
+        return (0.0, 1.0)
+
+    @property
+    @abstractmethod
+    def reward_range(self) -> tuple[float, float]:
+        """Bounds of each seat's episode return."""
+
+    @property
+    def zero_sum(self) -> bool:
+        """True when the returns of every finished episode sum to zero."""
+        return True
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """Upper bound on agent steps in one episode (truncation included)."""
+
+    # ------------------------------------------------------------- functions
+    @abstractmethod
+    def new_initial_state(
+        self, rng: np.random.Generator, options: Mapping[str, Any] | None = None
+    ) -> S:
+        """A new game; all randomness from ``rng`` (the state keeps it)."""
+
+    @abstractmethod
+    def observe(self, state: S, seat: int) -> np.ndarray:
+        """``float32`` observation of ``seat``: egocentric, only what that seat may know."""
+
+    def resample_hidden(self, state: S, seat: int, rng: np.random.Generator) -> S:
+        """A state that ``seat`` cannot tell apart from ``state``.
+
+        Everything hidden from ``seat`` is re-dealt at random from ``rng`` consistently
+        with what ``seat`` knows. Games without hidden information return a clone.
+        """
+        return state.clone()  # type: ignore[return-value]
+
+    def infos(self, state: S, seat: int) -> dict[str, Any]:
+        """Extra per-agent ``infos`` (public facts only)."""
+        return {}
+
+    @abstractmethod
+    def render_ansi(self, state: S) -> str:
+        """Readable text picture of the position."""
+
+    @abstractmethod
+    def render_rgb(self, state: S) -> np.ndarray:
+        """``uint8[H, W, 3]`` picture of the position."""
+
+    def agent_name(self, seat: int) -> str:
+        return f"player_{seat}"

@@ -1,0 +1,80 @@
+"""The eightfold registry: every game, its env id, and PettingZoo registration.
+
+``import envs`` registers each id of DESIGN.md with ``pettingzoo.register`` so that
+``pettingzoo.make("aec", "eightfold/octi-v0")`` works. Games are imported lazily: a
+name resolves to its module only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+NAMESPACE = "eightfold"
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Where one game lives."""
+
+    name: str
+    title: str
+    players: str
+
+    @property
+    def env_id(self) -> str:
+        return f"{NAMESPACE}/{self.name}-v0"
+
+    @property
+    def env_module(self) -> str:
+        return f"envs.{self.name}_v0"
+
+    def game_class(self) -> Any:
+        return importlib.import_module(f"envs.{self.name}.env").raw_env.game_class
+
+    def raw_env_class(self) -> Any:
+        return importlib.import_module(f"envs.{self.name}.env").raw_env
+
+    def env(self, **kwargs: Any) -> Any:
+        return importlib.import_module(self.env_module).env(**kwargs)
+
+    def bots(self) -> dict[str, Any]:
+        bots: dict[str, Any] = importlib.import_module(f"envs.{self.name}.bots").BOTS
+        return bots
+
+
+GAMES: dict[str, GameEntry] = {
+    g.name: g
+    for g in (
+        GameEntry("octi", "Octi (basic 6x7, Octi-X fast, Octi-X classic)", "2"),
+        GameEntry("over_and_out", "Over and Out (card game)", "2-8"),
+        GameEntry("otto_game_over", "OTTO Game Over (tile laying, secret cards)", "1-4, 2v2"),
+        GameEntry("otto_octopus", "Otto the Octopus (tile laying, fish)", "1-4"),
+    )
+}
+
+
+def get_game(name_or_id: str) -> GameEntry:
+    """Look a game up by short name (``octi``), env id (``eightfold/octi-v0``) or module name."""
+    key = name_or_id.strip()
+    if key.startswith(NAMESPACE + "/"):
+        key = key[len(NAMESPACE) + 1 :]
+    if key.endswith("-v0") or key.endswith("_v0"):
+        key = key[:-3]
+    if key not in GAMES:
+        raise ValueError(f"unknown game {name_or_id!r}; known: {sorted(GAMES)}")
+    return GAMES[key]
+
+
+def register_all() -> None:
+    """Register every env id with PettingZoo (idempotent)."""
+    try:
+        import pettingzoo
+    except ImportError:  # pragma: no cover - pettingzoo is a core dependency
+        return
+    registry = getattr(pettingzoo, "aec_registry", {})
+    for g in GAMES.values():
+        if g.env_id in registry:
+            continue
+        pettingzoo.register("aec", g.env_id, entry_point=f"{g.env_module}:env")
