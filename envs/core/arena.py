@@ -1,7 +1,7 @@
 """Bot-vs-bot games on the engine alone (no PettingZoo), for measuring baselines.
 
-    from envs.core.arena import play_game, play_match
-    result = play_match(game, [bot_a, bot_b], games=500, seed=0)   # seats rotated
+from envs.core.arena import play_game, play_match
+result = play_match(game, [bot_a, bot_b], games=500, seed=0)   # seats rotated
 """
 
 from __future__ import annotations

@@ -105,9 +105,14 @@ def _parse_value(text: str) -> Any:
 def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bot:
     """Build the bot named by ``spec`` from a game's ``BOTS`` table."""
     name, params = parse_bot_spec(spec)
-    if name not in bots:
-        raise ValueError(f"unknown bot {name!r}; available: {sorted(bots)}")
+    factory = bots.get(name)
+    if factory is None and name == "mcts":  # the core search bot works for every game
+        from envs.core.mcts import MCTSBot
+
+        factory = MCTSBot
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | {'mcts'})}")
     try:
-        return bots[name](game, **params)
+        return factory(game, **params)
     except TypeError as exc:
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from exc

@@ -49,9 +49,7 @@ def make_config(config_cls: type[C], params: Mapping[str, Any]) -> C:
     fields = [f.name for f in dataclasses.fields(config_cls)]  # type: ignore[arg-type]
     unknown = sorted(set(params) - set(fields))
     if unknown:
-        raise ValueError(
-            f"unknown parameter(s) {unknown} for {config_cls.__qualname__}; allowed: {fields}"
-        )
+        raise ValueError(f"unknown parameter(s) {unknown} for {config_cls.__qualname__}; allowed: {fields}")
     return config_cls(**params)
 
 

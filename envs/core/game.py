@@ -195,9 +195,7 @@ class Game(ABC, Generic[C, S]):
 
     # ------------------------------------------------------------- functions
     @abstractmethod
-    def new_initial_state(
-        self, rng: np.random.Generator, options: Mapping[str, Any] | None = None
-    ) -> S:
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> S:
         """A new game; all randomness from ``rng`` (the state keeps it)."""
 
     @abstractmethod

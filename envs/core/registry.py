@@ -78,3 +78,16 @@ def register_all() -> None:
         if g.env_id in registry:
             continue
         pettingzoo.register("aec", g.env_id, entry_point=f"{g.env_module}:env")
+
+
+def installed_games() -> list[str]:
+    """Names of the games whose package is present (all four in a complete install)."""
+    import importlib.util
+
+    out = []
+    for name in GAMES:
+        if importlib.util.find_spec(f"envs.{name}") is not None and importlib.util.find_spec(
+            f"envs.{name}.env"
+        ):
+            out.append(name)
+    return out

@@ -1,0 +1,249 @@
+"""A game-agnostic Monte Carlo tree search bot (UCT), for every eightfold game.
+
+    bot = make_bot(game, "mcts:sims=200,rollout=heuristic", bots)   # any game's BOTS table
+    action = bot.act(state, player, rng)
+
+Design
+------
+* **Hidden information: determinized UCT with one shared tree** (single-observer
+  information-set MCTS). Each simulation starts from a fresh determinization
+  ``game.resample_hidden(state, player, rng)``: every card/tile hidden from ``player`` is
+  re-dealt and the engine gets a fresh generator, so neither the hidden deal nor future
+  chance is ever read from the true state. All simulations share one tree whose edges are
+  keyed by ``(mover, action index)``; in a node only the actions legal in the *sampled*
+  world are expanded or selected, and UCB uses the number of times a child was
+  *available* instead of the parent's visit count (Cowling, Powley & Whitehouse 2012).
+  For perfect-information games this is plain UCT with stochastic (open-loop) chance.
+  Reading the true state for anything but ``player``'s own legal mask would break the
+  blindness test in ``tests/core/test_mcts.py``.
+* **Players**: the mover at a node is ``state.current_player()`` of the sampled world, so
+  multi-step turns and out-of-turn decisions need nothing special. Keying edges by the
+  mover keeps statistics consistent even if hidden information changes who moves.
+* **Multi-player returns** (max^n): an edge stores the return its mover gained from that
+  point on, ``returns()[mover]`` at the end of the simulation minus ``returns()[mover]``
+  when the move was chosen, scaled by the span of ``game.reward_range``. Each node
+  therefore maximises its own mover's return; rewards paid mid-game (eliminations) count
+  from the moment they are paid.
+* **Rollouts**: ``random`` (uniform legal moves) or any bot of the game's ``BOTS`` table
+  (``heuristic``, ``greedy``), mixed with uniform moves with probability ``epsilon``.
+  ``depth`` caps a rollout; then the fallback evaluation is ``game.evaluate(state)`` when
+  the game defines such a method (expected ``float64[num_players]`` in return units),
+  otherwise the returns paid so far.
+* **Budget**: ``sims`` simulations per move, or ``time`` seconds per move (not
+  reproducible), or both (whichever ends first).
+* **Cost**: one ``resample_hidden`` (a clone) per simulation; the tree walk and the
+  rollout then mutate that one copy in place.
+* **Reproducibility**: every random draw comes from the ``rng`` passed to :meth:`act`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from envs.core.bots import Bot
+from envs.core.game import Game, GameState
+
+ROLLOUTS_HELP = "'random' or the name of a bot in the game's BOTS table (e.g. 'heuristic')"
+
+
+class _Node:
+    """An edge of the shared tree and the node it leads to."""
+
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0  # sum of the mover's scaled return gained after this edge
+        self.avail = 1  # times the edge was legal when its parent was visited
+
+
+def _positive(name: str, value: Any, kind: type, allow_none: bool = True) -> Any:
+    if value is None and allow_none:
+        return None
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not ok or value <= 0 or (kind is int and not float(value).is_integer()):
+        raise ValueError(f"mcts: {name} must be a positive {kind.__name__}, got {value!r}")
+    return kind(value)
+
+
+class MCTSBot(Bot):
+    """Determinized UCT over action indices (see the module docstring).
+
+    Parameters: ``sims`` (simulations per move, default 200 unless ``time`` is given),
+    ``time`` (seconds per move), ``rollout`` (``"random"`` or a bot of the game's table),
+    ``c`` (UCB exploration constant on returns scaled to a unit range), ``depth`` (rollout
+    step cap, ``None`` = play out), ``epsilon`` (chance of a uniform move in a bot rollout).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        sims: int | None = None,
+        time: float | None = None,
+        rollout: str | Bot = "random",
+        c: float = 1.0,
+        depth: int | None = None,
+        epsilon: float = 0.0,
+    ) -> None:
+        super().__init__(game)
+        self.sims: int | None = _positive("sims", sims, int)
+        self.time: float | None = _positive("time", time, float)
+        if self.sims is None and self.time is None:
+            self.sims = 200
+        self.c: float = _positive("c", c, float, allow_none=False)
+        self.depth: int | None = _positive("depth", depth, int)
+        if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or not 0 <= epsilon <= 1:
+            raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
+        self.epsilon = float(epsilon)
+        self.rollout_bot = _rollout_bot(game, rollout)
+        lo, hi = game.reward_range
+        self.scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        evaluate = getattr(game, "evaluate", None)
+        self.evaluate: Callable[[GameState], np.ndarray] | None = evaluate if callable(evaluate) else None
+        self.num_actions = game.num_actions
+        self.last_sims = 0  # simulations run by the last call of act (for measuring)
+
+    # ------------------------------------------------------------------ public
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        if state.current_player() != player:
+            raise ValueError(f"mcts: player {player} is not to move (mover {state.current_player()})")
+        legal = np.flatnonzero(state.legal_mask())  # the mover's own legal moves are visible to it
+        if legal.size == 0:
+            raise ValueError("no legal action: the game is over")
+        self.last_sims = 0
+        if legal.size == 1:
+            return int(legal[0])
+        root = self.search(state, player, rng)
+        return self._best_root_action(root, player, legal)
+
+    def search(self, state: GameState, player: int, rng: np.random.Generator) -> _Node:
+        """Run the simulation budget from ``state`` as seen by ``player``; the root node."""
+        root = _Node()
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        n = 0
+        while self.sims is None or n < self.sims:
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            world = self.game.resample_hidden(state, player, rng)
+            self._simulate(root, world, rng)
+            n += 1
+        self.last_sims = n
+        return root
+
+    # ---------------------------------------------------------------- internals
+    def _simulate(self, root: _Node, world: GameState, rng: np.random.Generator) -> None:
+        """Select, expand, roll out and back up one simulation on ``world`` (mutated)."""
+        path: list[tuple[_Node, int, float]] = []
+        node = root
+        while not world.is_terminal():
+            mover = world.current_player()
+            child, action, expanded = self._select(node, world, mover, rng)
+            path.append((child, mover, float(world.returns()[mover])))
+            world.apply(action)
+            node = child
+            if expanded:
+                break
+        final = self._rollout(world, rng)
+        scale = self.scale
+        for child, mover, before in path:
+            child.visits += 1
+            child.total += (float(final[mover]) - before) * scale
+
+    def _select(
+        self, node: _Node, world: GameState, mover: int, rng: np.random.Generator
+    ) -> tuple[_Node, int, bool]:
+        """The edge to follow: an untried legal action if any, else the best UCB child."""
+        base = mover * self.num_actions
+        children = node.children
+        legal = np.flatnonzero(world.legal_mask())
+        untried = [int(a) for a in legal if base + int(a) not in children]
+        if untried:
+            for a in legal:
+                child = children.get(base + int(a))
+                if child is not None:
+                    child.avail += 1
+            action = untried[int(rng.random() * len(untried))]
+            new = children[base + action] = _Node()
+            return new, action, True
+        best: _Node | None = None
+        best_action = -1
+        best_ucb = -math.inf
+        c = self.c
+        for a in legal:
+            child = children[base + int(a)]
+            child.avail += 1
+            ucb = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if ucb > best_ucb:
+                best, best_action, best_ucb = child, int(a), ucb
+        assert best is not None
+        return best, best_action, False
+
+    def _rollout(self, world: GameState, rng: np.random.Generator) -> np.ndarray:
+        """Play ``world`` on to the end (or ``depth`` steps); the returns then."""
+        bot, eps, depth = self.rollout_bot, self.epsilon, self.depth
+        steps = 0
+        while not world.is_terminal():
+            if depth is not None and steps >= depth:
+                if self.evaluate is not None:
+                    return np.asarray(self.evaluate(world), dtype=np.float64)
+                break
+            mover = world.current_player()
+            if bot is not None and (eps == 0.0 or rng.random() >= eps):
+                action = bot.act(world, mover, rng)
+            else:
+                legal = np.flatnonzero(world.legal_mask())
+                action = int(legal[int(rng.random() * legal.size)])
+            world.apply(action)
+            steps += 1
+        return np.asarray(world.returns(), dtype=np.float64)
+
+    def _best_root_action(self, root: _Node, player: int, legal: np.ndarray) -> int:
+        """Most visited legal root action (ties: best mean, then lowest index)."""
+        base = player * self.num_actions
+        best_key: tuple[int, float] = (-1, -math.inf)
+        best_action = int(legal[0])
+        for a in legal:
+            child = root.children.get(base + int(a))
+            if child is None or child.visits == 0:
+                continue
+            key = (child.visits, child.total / child.visits)
+            if key > best_key:
+                best_key, best_action = key, int(a)
+        return best_action
+
+    def root_stats(self, root: _Node, player: int) -> dict[int, tuple[int, float]]:
+        """``action -> (visits, mean scaled return)`` of ``player``'s root edges (for tests)."""
+        base = player * self.num_actions
+        return {
+            key - base: (child.visits, child.total / max(1, child.visits))
+            for key, child in root.children.items()
+            if base <= key < base + self.num_actions
+        }
+
+
+def _rollout_bot(game: Game[Any, Any], rollout: str | Bot) -> Bot | None:
+    """``None`` for uniform random rollouts, else the bot that plays them."""
+    if isinstance(rollout, Bot):
+        return rollout
+    if not isinstance(rollout, str):
+        raise ValueError(f"mcts: rollout must be {ROLLOUTS_HELP}, got {rollout!r}")
+    if rollout == "random":
+        return None
+    from envs.core.registry import get_game
+
+    try:
+        table = get_game(game.name).bots()
+    except (ValueError, ImportError, AttributeError) as exc:
+        raise ValueError(f"mcts: rollout {rollout!r} needs the game's BOTS table: {exc}") from exc
+    if rollout not in table or rollout == "mcts":
+        raise ValueError(f"mcts: unknown rollout {rollout!r}; expected {ROLLOUTS_HELP}: {sorted(table)}")
+    bot: Bot = table[rollout](game)
+    return bot

@@ -1,0 +1,168 @@
+"""Bad input gives a clear error (``ValueError``) or the PettingZoo convention, never a crash
+deep inside the engine or a silently changed game. Property-based with hypothesis."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from envs.core.registry import GAMES
+from tests.core.conftest import available_games
+from tests.core.helpers import make_game, play_random
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**6), max_value=10**6),
+    st.floats(allow_nan=True),
+    st.text(max_size=8),
+    st.lists(st.integers(-5, 70), max_size=6),
+    st.dictionaries(st.text(max_size=4), st.integers(-3, 3), max_size=3),
+)
+
+
+def _mid_game_states(name: str) -> list[Any]:
+    game = make_game(name, {})
+    states = play_random(game, 11, max_steps=60)
+    return [s for s in states[:: max(1, len(states) // 6)] if not s.is_terminal()]
+
+
+@pytest.mark.parametrize("name", available_games())
+@SETTINGS
+@given(text=st.one_of(st.text(max_size=40), st.from_regex(r"[a-z]{2,10} [a-i][1-9](\.[0-9])? ?[A-Z]{0,2}")))
+def test_string_to_action_any_text(name: str, text: str) -> None:
+    for state in _STATES[name]:
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        try:
+            a = state.string_to_action(text)
+        except ValueError:
+            pass
+        else:
+            assert isinstance(a, int) and 0 <= a < state.legal_mask().size
+            if state.legal_mask()[a]:
+                assert state.action_to_string(a) == " ".join(text.lower().split())
+        assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+_STATES: dict[str, list[Any]] = {g: _mid_game_states(g) for g in available_games()}
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_notation_round_trip(name: str) -> None:
+    """Every legal action's canonical string reads back as that action; illegal ones say so."""
+    for state in _STATES[name]:
+        mask = state.legal_mask()
+        for a in np.flatnonzero(mask):
+            text = state.action_to_string(int(a))
+            assert state.string_to_action(text) == a
+            assert state.string_to_action("  " + text.upper() + " ") == a
+        illegal = np.flatnonzero(mask == 0)
+        if illegal.size:
+            text = state.action_to_string(int(illegal[0]))
+            legal_texts = {state.action_to_string(int(a)) for a in np.flatnonzero(mask)}
+            assert text not in legal_texts
+
+
+def _mutations(d: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every value in a nested dict/list (capped)."""
+    out = [path]
+    if isinstance(d, dict):
+        for k, v in d.items():
+            out += _mutations(v, (*path, k))
+    elif isinstance(d, list):
+        for i, v in enumerate(d[:6]):
+            out += _mutations(v, (*path, i))
+    return out
+
+
+def _set(d: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    d = json.loads(json.dumps(d))
+    cur = d
+    for p in path[:-1]:
+        cur = cur[p]
+    cur[path[-1]] = value
+    return d
+
+
+def _delete(d: Any, path: tuple[Any, ...]) -> Any:
+    d = json.loads(json.dumps(d))
+    cur = d
+    for p in path[:-1]:
+        cur = cur[p]
+    del cur[path[-1]]
+    return d
+
+
+@pytest.mark.parametrize("name", available_games())
+@SETTINGS
+@given(data=st.data())
+def test_from_dict_malformed(name: str, data: st.DataObject) -> None:
+    """A mutated dict is rejected with ValueError or gives a state that works."""
+    state = _STATES[name][len(_STATES[name]) // 2]
+    d = state.to_dict()
+    paths = _mutations(d)[1:]
+    path = data.draw(st.sampled_from(paths))
+    bad = _delete(d, path) if data.draw(st.booleans()) else _set(d, path, data.draw(JUNK))
+    try:
+        restored = type(state).from_dict(bad)
+    except ValueError:
+        return
+    # accepted: it must be a working state
+    if not restored.is_terminal():
+        mask = restored.legal_mask()
+        assert mask.any()
+        restored.apply(int(np.flatnonzero(mask)[0]))
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_from_dict_not_a_dict(name: str) -> None:
+    state = _STATES[name][0]
+    for junk in (None, 3, "x", [], {}, {"config": {}}):
+        with pytest.raises(ValueError):
+            type(state).from_dict(junk)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_unknown_parameter(name: str) -> None:
+    with pytest.raises(ValueError, match="allowed"):
+        GAMES[name].env(no_such_parameter=1)
+
+
+@pytest.mark.parametrize("name", available_games())
+@SETTINGS
+@given(data=st.data())
+def test_bad_parameter_value(name: str, data: st.DataObject) -> None:
+    """A wrong value for any constructor parameter raises ValueError naming that parameter."""
+    config_cls = GAMES[name].game_class().config_class
+    field = data.draw(st.sampled_from([f.name for f in dataclasses.fields(config_cls)]))
+    value = data.draw(st.sampled_from(["nonsense", -7, 10**9, 2.5, [1, 2], object()]))
+    try:
+        GAMES[name].game_class()(**{field: value})
+    except ValueError as exc:
+        assert field in str(exc), f"error for {field}={value!r} does not name the parameter: {exc}"
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_step_after_end_engine(name: str) -> None:
+    game = make_game(name, {})
+    final = play_random(game, 5)[-1]
+    assert final.is_terminal()
+    with pytest.raises(ValueError):
+        final.apply(int(np.argmax(np.ones(game.num_actions))))
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_unknown_reset_option(name: str) -> None:
+    env = GAMES[name].env()
+    with pytest.raises(ValueError):
+        env.reset(seed=0, options={"no_such_option": 1})

@@ -1,0 +1,57 @@
+"""An agent's observation depends only on what it may know.
+
+Each game supplies ``resample_hidden(state, seat, rng)``: a consistent re-deal of all
+information hidden from ``seat``. The observation (and the mask, when ``seat`` is to act)
+must not change; the re-dealt state must be a playable game of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tests.core.helpers import make_game, play_random, random_action
+
+
+def test_observation_blind_to_hidden_information(game_config: tuple[str, dict[str, Any]]) -> None:
+    name, params = game_config
+    game = make_game(name, params)
+    rng = np.random.default_rng(0)
+    for seed in range(2):
+        states = play_random(game, seed)
+        for state in states[:: max(1, len(states) // 25)]:
+            for seat in range(game.num_players):
+                other = game.resample_hidden(state, seat, rng)
+                assert np.array_equal(game.observe(other, seat), game.observe(state, seat)), (
+                    f"seat {seat}'s observation changed when only hidden information changed"
+                )
+                assert other.current_player() == state.current_player()
+                if state.current_player() == seat:
+                    assert np.array_equal(other.legal_mask(), state.legal_mask())
+
+
+def test_resampled_states_are_playable(game_config: tuple[str, dict[str, Any]]) -> None:
+    name, params = game_config
+    game = make_game(name, params)
+    rng = np.random.default_rng(1)
+    states = play_random(game, 3)
+    for state in states[:: max(1, len(states) // 5)]:
+        if state.is_terminal():
+            continue
+        other = game.resample_hidden(state, state.current_player(), rng)
+        steps = 0
+        while not other.is_terminal() and steps < 200:
+            other.apply(random_action(other, rng))
+            steps += 1
+
+
+def test_resample_does_not_touch_the_original(game_config: tuple[str, dict[str, Any]]) -> None:
+    import json
+
+    name, params = game_config
+    game = make_game(name, params)
+    state = play_random(game, 4, max_steps=10)[-1]
+    before = json.dumps(state.to_dict(), sort_keys=True)
+    game.resample_hidden(state, 0, np.random.default_rng(2))
+    assert json.dumps(state.to_dict(), sort_keys=True) == before

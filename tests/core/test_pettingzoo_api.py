@@ -1,0 +1,138 @@
+"""PettingZoo's own checkers and the AEC conventions, for every game and test config."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import envs  # noqa: F401  (registers the ids)
+from envs.core.registry import GAMES
+
+
+def test_pettingzoo_api(game_config: tuple[str, dict[str, Any]]) -> None:
+    name, params = game_config
+    api_test(GAMES[name].env(**params), num_cycles=200, verbose_progress=False)
+
+
+def test_pettingzoo_seed(game_config: tuple[str, dict[str, Any]]) -> None:
+    name, params = game_config
+    seed_test(lambda: GAMES[name].env(**params), num_cycles=100)
+
+
+def _trajectory(name: str, params: dict[str, Any], seed: int) -> list[Any]:
+    env = GAMES[name].env(**params)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    out: list[Any] = []
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, _ = env.last()
+        out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), rew, term, trunc))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 123456789])
+def test_same_seed_same_game(game_config: tuple[str, dict[str, Any]], seed: int) -> None:
+    name, params = game_config
+    assert _trajectory(name, params, seed) == _trajectory(name, params, seed)
+
+
+def test_different_seeds_differ(game_name: str) -> None:
+    """Seeding reaches the game: some pair of seeds gives different games."""
+    trajectories = {tuple(x[:3] for x in _trajectory(game_name, {}, s)) for s in range(4)}
+    assert len(trajectories) > 1
+
+
+def test_registry_make(game_name: str) -> None:
+    env = pettingzoo.make("aec", GAMES[game_name].env_id)
+    env.reset(seed=0)
+    assert env.agent_selection in env.possible_agents
+
+
+def test_pickle_mid_game(game_config: tuple[str, dict[str, Any]]) -> None:
+    """A pickled mid-game env continues exactly like the original."""
+    name, params = game_config
+    env = GAMES[name].env(**params)
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(40):
+        if not env.agents:
+            break
+        o1, r1, t1, u1, _ = env.last()
+        o2, r2, t2, u2, _ = copy.last()
+        assert env.agent_selection == copy.agent_selection
+        assert np.array_equal(o1["observation"], o2["observation"])
+        assert np.array_equal(o1["action_mask"], o2["action_mask"])
+        assert (r1, t1, u1) == (r2, t2, u2)
+        if t1 or u1:
+            env.step(None)
+            copy.step(None)
+            continue
+        legal = np.flatnonzero(o1["action_mask"])
+        a = int(legal[rng.integers(legal.size)])
+        env.step(a)
+        copy.step(a)
+
+
+def test_illegal_action_ends_game(game_config: tuple[str, dict[str, Any]]) -> None:
+    """env(): an illegal action ends the game, -1 to the mover, 0 to the others."""
+    name, params = game_config
+    env = GAMES[name].env(**params)
+    env.reset(seed=3)
+    obs, *_ = env.last()
+    illegal = np.flatnonzero(obs["action_mask"] == 0)
+    if illegal.size == 0:
+        pytest.skip("every action is legal in the first position")
+    mover = env.agent_selection
+    env.step(int(illegal[0]))
+    assert all(env.terminations[a] or env.truncations[a] for a in env.agents)
+    assert env.rewards[mover] == -1
+    assert all(env.rewards[a] == 0 for a in env.agents if a != mover)
+
+
+def test_out_of_bounds_action_asserts(game_name: str) -> None:
+    env = GAMES[game_name].env()
+    env.reset(seed=0)
+    n = env.action_space(env.agent_selection).n
+    with pytest.raises(AssertionError):
+        env.step(n)
+
+
+def test_spaces_are_cached(game_name: str) -> None:
+    env = GAMES[game_name].env()
+    a = env.possible_agents[0]
+    assert env.observation_space(a) is env.observation_space(a)
+    assert env.action_space(a) is env.action_space(a)
+
+
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
+def test_render_modes(game_name: str, mode: str) -> None:
+    env = GAMES[game_name].env(render_mode=mode)
+    env.reset(seed=0)
+    out = env.render()
+    if mode == "ansi":
+        assert isinstance(out, str) and out.strip()
+    else:
+        assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.ndim == 3 and out.shape[2] == 3
+        assert out.std() > 0, "blank image"
+
+
+def test_bad_render_mode(game_name: str) -> None:
+    with pytest.raises(ValueError, match="render_mode"):
+        GAMES[game_name].env(render_mode="video")

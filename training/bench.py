@@ -1,0 +1,118 @@
+"""``eightfold bench``: agent-steps/s and games/s of random play, through ``env()`` and on
+the engine alone, with PettingZoo classic ``connect_four_v3`` measured in the same run as
+the reference (ratios hold on a noisy machine)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from envs.core.registry import GAMES, get_game, installed_games
+
+
+@dataclass
+class Row:
+    name: str
+    mode: str
+    steps_per_s: float
+    games_per_s: float
+    ratio: float = float("nan")
+
+
+def _time_loop(
+    run_game: Callable[[np.random.Generator], int], seconds: float, seed: int
+) -> tuple[float, float]:
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    while True:
+        steps += run_game(rng)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed, games / elapsed
+
+
+def aec_game_runner(make_env: Callable[[], Any]) -> Callable[[np.random.Generator], int]:
+    """One random game through an AEC env; counts every ``step`` call (dead steps included)."""
+    env = make_env()
+
+    def run(rng: np.random.Generator) -> int:
+        env.reset(seed=int(rng.integers(2**31)))
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(legal.size)]))
+            n += 1
+        return n
+
+    return run
+
+
+def engine_game_runner(game: Any) -> Callable[[np.random.Generator], int]:
+    """One random game on the engine: ``legal_mask`` + ``apply`` per step."""
+
+    def run(rng: np.random.Generator) -> int:
+        state = game.new_initial_state(np.random.default_rng(int(rng.integers(2**31))))
+        n = 0
+        while not state.is_terminal():
+            legal = np.flatnonzero(state.legal_mask())
+            state.apply(int(legal[rng.integers(legal.size)]))
+            n += 1
+        return n
+
+    return run
+
+
+def reference_runner() -> Callable[[np.random.Generator], int] | None:
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError:  # connect_four needs pygame (the dev extra)
+        return None
+    return aec_game_runner(connect_four_v3.env)
+
+
+def bench_configs(name: str) -> list[dict[str, Any]]:
+    """Default config plus each declared golden (variant) config."""
+    configs: list[dict[str, Any]] = [{}]
+    for c in GAMES[name].game_class().golden_configs:
+        if c and dict(c) not in configs:
+            configs.append(dict(c))
+    return configs
+
+
+def run_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[Row]:
+    names = games or installed_games()
+    rows: list[Row] = []
+    ref = reference_runner()
+    ref_steps = float("nan")
+    if ref is not None:
+        sps, gps = _time_loop(ref, seconds, seed)
+        ref_steps = sps
+        rows.append(Row("pettingzoo connect_four_v3 (reference)", "env()", sps, gps, 1.0))
+    for name in names:
+        entry = get_game(name)
+        for params in bench_configs(name):
+            label = name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
+            sps, gps = _time_loop(aec_game_runner(lambda p=params, e=entry: e.env(**p)), seconds, seed)
+            rows.append(Row(label, "env()", sps, gps, sps / ref_steps))
+            game = entry.game_class()(**params)
+            sps, gps = _time_loop(engine_game_runner(game), seconds, seed)
+            rows.append(Row(label, "engine", sps, gps, sps / ref_steps))
+    return rows
+
+
+def format_rows(rows: list[Row]) -> str:
+    head = f"{'game / config':58s} {'mode':7s} {'agent-steps/s':>14s} {'games/s':>10s} {'x ref':>7s}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r.name:58s} {r.mode:7s} {r.steps_per_s:14,.0f} {r.games_per_s:10,.1f} {r.ratio:7.2f}")
+    return "\n".join(lines)

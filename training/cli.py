@@ -1,0 +1,197 @@
+"""The ``eightfold`` command line.
+
+eightfold list                                  envs, variants, parameters, bots
+eightfold play <env> [--param k=v] --random     watch a seeded random game in the terminal
+eightfold render <env> [--steps N] --out x.png  an image of a position
+eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from envs.core.config import describe_params
+from envs.core.registry import GAMES, get_game, installed_games
+from training.params import parse_params
+
+
+def _add_env_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("env", help="game name or env id, e.g. octi or eightfold/octi-v0")
+    p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
+    )
+    p.add_argument("--seed", type=int, default=0, help="reset seed (default 0)")
+
+
+def _env_params(args: argparse.Namespace) -> dict[str, Any]:
+    return parse_params(args.param, args.variant)
+
+
+# ---------------------------------------------------------------------------- list
+def cmd_list(args: argparse.Namespace) -> int:
+    installed = installed_games()
+    for name, entry in GAMES.items():
+        print(f"{entry.env_id}  ({entry.title}; players {entry.players})")
+        if name not in installed:
+            print("    (not installed)")
+            continue
+        game_cls = entry.game_class()
+        game = game_cls()
+        print(
+            f"    module envs.{name}_v0   actions {game.num_actions}   observation {game.observation_shape}"
+        )
+        print("    parameters:")
+        for pname, default, help_text in describe_params(game_cls.config_class):
+            print(f"      {pname:20s} default {default:12s} {help_text}")
+        bots = sorted(entry.bots())
+        print(f"    bots: {', '.join(bots + ['mcts'] if 'mcts' not in bots else bots)}")
+    return 0
+
+
+# ---------------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.vs is not None:
+        from training.play import play_vs
+
+        return play_vs(args)
+    if not args.random:
+        print(
+            "eightfold play: choose --random (watch a random game) or --vs <bot|model.zip>", file=sys.stderr
+        )
+        return 2
+    entry = get_game(args.env)
+    env = entry.env(render_mode="ansi", **_env_params(args))
+    env.reset(seed=args.seed)
+    rng = np.random.default_rng(args.seed)
+    step = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            print(f"{agent} finished with reward {reward:+.3f}{' (truncated)' if trunc else ''}")
+            env.step(None)
+            continue
+        print(env.render())
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(legal[rng.integers(legal.size)])
+        print(f"[{step}] {agent}: {env.unwrapped.action_to_string(action)}\n")
+        env.step(action)
+        step += 1
+        if args.delay:
+            time.sleep(args.delay)
+        if args.max_steps and step >= args.max_steps:
+            print(f"(stopped after {step} steps)")
+            break
+    print(f"final returns: {[round(float(x), 3) for x in env.unwrapped.state.returns()]}")
+    return 0
+
+
+# -------------------------------------------------------------------------- render
+def cmd_render(args: argparse.Namespace) -> int:
+    from envs.core.draw import save_png
+
+    entry = get_game(args.env)
+    env = entry.env(render_mode="rgb_array", **_env_params(args))
+    env.reset(seed=args.seed)
+    rng = np.random.default_rng(args.seed)
+    for _ in range(args.steps):
+        obs, _r, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    frame = env.render()
+    save_png(frame, args.out)
+    print(
+        f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]}) after {args.steps} random steps, seed {args.seed}"
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------- bench
+def cmd_bench(args: argparse.Namespace) -> int:
+    from training.bench import format_rows, run_bench
+
+    games = [get_game(g).name for g in args.games] if args.games else None
+    rows = run_bench(games, args.seconds, args.seed)
+    print(format_rows(rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump([r.__dict__ for r in rows], f, indent=2)
+    if getattr(args, "mcts", False):
+        from envs.core.mcts import measure_sims_per_second  # type: ignore[attr-defined]
+
+        for name in games or installed_games():
+            print(f"mcts {name}: {measure_sims_per_second(get_game(name).game_class()()):,.0f} simulations/s")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="eightfold", description="eightfold: RL environments for four tabletop games"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="envs, variants, parameters and bots")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("play", help="watch a random game (--random) or play against a bot/model (--vs)")
+    _add_env_args(p)
+    p.add_argument("--random", action="store_true", help="watch a seeded random game")
+    p.add_argument(
+        "--vs", default=None, help="opponent: bot spec (random, heuristic, mcts:sims=200) or model.zip"
+    )
+    p.add_argument("--seat", type=int, default=0, help="your seat with --vs (default 0)")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --random")
+    p.add_argument(
+        "--max-steps", type=int, default=0, help="stop after this many moves (0 = play to the end)"
+    )
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("render", help="save an image of a position as PNG")
+    _add_env_args(p)
+    p.add_argument("--steps", type=int, default=0, help="random moves to play before rendering")
+    p.add_argument("--out", required=True, help="PNG path")
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("bench", help="agent-steps/s through env() and the engine, vs connect_four_v3")
+    p.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
+    p.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", default=None, help="also write the rows as JSON")
+    p.add_argument("--mcts", action="store_true", help="also measure MCTS simulations/s per game")
+    p.set_defaults(func=cmd_bench)
+
+    _add_training_commands(sub)
+    return parser
+
+
+def _add_training_commands(sub: Any) -> None:
+    """``train`` and ``eval`` live in :mod:`training.train` / :mod:`training.evaluate`."""
+    import importlib
+    import importlib.util
+
+    for module in ("training.train", "training.evaluate"):
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).add_parser(sub)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ValueError as exc:
+        print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
