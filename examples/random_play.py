@@ -1,0 +1,35 @@
+"""The AEC loop with action masks and seeding: random legal play in any eightfold env.
+
+    python examples/random_play.py octi
+    python examples/random_play.py over_and_out num_players=4
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pettingzoo
+
+import envs  # noqa: F401  (registers eightfold/<game>-v0 with PettingZoo)
+from training.params import parse_params
+
+game = sys.argv[1] if len(sys.argv) > 1 else "over_and_out"
+params = parse_params(sys.argv[2:])
+
+env = pettingzoo.make("aec", f"eightfold/{game}-v0", **params)
+env.reset(seed=42)  # the same seed gives the same game
+rng = np.random.default_rng(42)  # seed your policy too
+
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    if termination or truncation:
+        action = None  # PettingZoo's dead step
+    else:
+        mask = observation["action_mask"]  # int8, 1 = legal
+        action = int(rng.choice(np.flatnonzero(mask)))
+        print(f"{agent}: {env.unwrapped.action_to_string(action)}")
+    env.step(action)
+
+print("returns:", env.unwrapped.state.returns())
+env.close()

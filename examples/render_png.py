@@ -1,0 +1,30 @@
+"""Render a position to PNG: play some seeded random moves, then save the frame.
+
+    python examples/render_png.py octi 20 octi.png
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from envs.core.draw import save_png
+from envs.core.registry import get_game
+
+game = sys.argv[1] if len(sys.argv) > 1 else "octi"
+steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+out = sys.argv[3] if len(sys.argv) > 3 else f"{game}.png"
+
+env = get_game(game).env(render_mode="rgb_array")
+env.reset(seed=0)
+rng = np.random.default_rng(0)
+for _ in range(steps):
+    obs, _, term, trunc, _ = env.last()
+    if term or trunc:
+        break
+    env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+frame = env.render()  # uint8[H, W, 3]
+save_png(frame, out)
+print(env.unwrapped.game.render_ansi(env.unwrapped.state))
+print(f"wrote {out}")

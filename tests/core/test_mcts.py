@@ -1,0 +1,386 @@
+"""The core MCTS bot (``envs/core/mcts.py``): search correctness on tiny games written here
+against the engine protocol, honesty about hidden information, reproducibility, the
+``mcts`` bot spec, and a smoke run on every registered game that has landed."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.core.bots import make_bot
+from envs.core.game import TERMINAL, Game, GameState
+from envs.core.mcts import MCTSBot
+from envs.core.registry import GAMES
+
+LANDED = [g for g in GAMES if importlib.util.find_spec(f"envs.{g}.env") is not None]
+
+
+# --------------------------------------------------------------------------- tiny games
+class _Stubs(GameState):
+    """The serialising/notation half of the protocol, unused by the search."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GameState:
+        raise ValueError("not serialisable")
+
+    def action_to_string(self, action: int) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> int:
+        return int(text)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {}
+
+
+class _TinyGame(Game[Any, Any]):
+    n_players = 2
+    n_actions = 2
+    rewards = (-1.0, 1.0)
+
+    @property
+    def num_players(self) -> int:
+        return self.n_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.n_actions
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (1,)
+
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        return self.rewards
+
+    @property
+    def max_game_length(self) -> int:
+        return 100
+
+    def observe(self, state: Any, seat: int) -> np.ndarray:
+        return np.zeros(1, np.float32)
+
+    def render_ansi(self, state: Any) -> str:
+        return ""
+
+    def render_rgb(self, state: Any) -> np.ndarray:
+        return np.zeros((1, 1, 3), np.uint8)
+
+
+@dataclasses.dataclass(frozen=True)
+class NimConfig:
+    stones: int = 10
+    take: int = 3
+
+
+class NimState(_Stubs):
+    """Take 1..take stones (action a takes a + 1); whoever takes the last stone wins."""
+
+    def __init__(self, stones: int, take: int, rng: np.random.Generator) -> None:
+        self.stones, self.take, self.rng, self.mover, self.winner = stones, take, rng, 0, -1
+
+    def current_player(self) -> int:
+        return TERMINAL if self.stones == 0 else self.mover
+
+    def legal_mask(self) -> np.ndarray:
+        return (np.arange(self.take) < self.stones).astype(np.int8)
+
+    def apply(self, action: int) -> None:
+        if not 0 <= action < min(self.take, self.stones):
+            raise ValueError(f"illegal {action}")
+        self.stones -= action + 1
+        if self.stones == 0:
+            self.winner = self.mover
+        self.mover = 1 - self.mover
+
+    def is_terminal(self) -> bool:
+        return self.stones == 0
+
+    def returns(self) -> np.ndarray:
+        if self.winner < 0:
+            return np.zeros(2)
+        return np.array([1.0, -1.0]) if self.winner == 0 else np.array([-1.0, 1.0])
+
+
+class NimGame(_TinyGame):
+    name = "nim"
+    config_class = NimConfig
+    n_actions = 3
+
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> Any:
+        return NimState(self.config.stones, self.config.take, rng)
+
+    def evaluate(self, state: NimState) -> np.ndarray:
+        """Exact value (stones % 4 == 0 loses for the mover): exercises the depth fallback."""
+        sign = -1.0 if state.stones % (state.take + 1) == 0 else 1.0
+        out = np.full(2, -sign)
+        out[state.mover] = sign
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class TreeConfig:
+    pass
+
+
+# A 3-player game tree: node = (mover, [(reward vector paid by the move, next node)]).
+# P0 picks A or B. After A, P1 picks between [1, 2, -3] and [-5, 1, 4]: a P1 that maximises
+# its own return gives P0 +1; one that minimised P0 would give -5. After B, P0 is paid 0.5
+# at once and moves again (a multi-step turn): +0 or -1 more. Max^n: A (1 > 0.5); paranoid: B.
+TREE = (
+    0,
+    [
+        ((0, 0, 0), (1, [((1, 2, -3), None), ((-5, 1, 4), None)])),
+        ((0.5, 0, -0.5), (0, [((0, 0, 0), None), ((-1, 0, 1), None)])),
+    ],
+)
+
+
+class TreeState(_Stubs):
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.node: Any = TREE
+        self.paid = np.zeros(3)
+        self.rng = rng
+
+    def current_player(self) -> int:
+        return TERMINAL if self.node is None else int(self.node[0])
+
+    def legal_mask(self) -> np.ndarray:
+        return np.array([self.node is not None] * 2, dtype=np.int8)
+
+    def apply(self, action: int) -> None:
+        reward, self.node = self.node[1][action]
+        self.paid = self.paid + np.asarray(reward, dtype=np.float64)
+
+    def is_terminal(self) -> bool:
+        return self.node is None
+
+    def returns(self) -> np.ndarray:
+        return self.paid.copy()
+
+
+class TreeGame(_TinyGame):
+    name = "tree"
+    config_class = TreeConfig
+    n_players = 3
+    rewards = (-5.0, 5.0)
+
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> Any:
+        return TreeState(rng)
+
+
+@dataclasses.dataclass(frozen=True)
+class HighCardConfig:
+    cards: int = 6
+
+
+class HighCardState(_Stubs):
+    """Each seat holds one hidden card. P0 folds (-0.25) or bets; P1 folds (-0.5) or calls:
+    the higher card wins 1, but the engine's rng upsets the result 1 time in 5."""
+
+    def __init__(self, hands: list[int], deck: list[int], rng: np.random.Generator) -> None:
+        self.hands, self.deck, self.rng, self.history = hands, deck, rng, []
+        self.paid = np.zeros(2)
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else len(self.history)
+
+    def legal_mask(self) -> np.ndarray:
+        return np.array([not self.is_terminal()] * 2, dtype=np.int8)
+
+    def apply(self, action: int) -> None:
+        self.history.append(action)
+        if self.history == [0]:
+            self.paid = np.array([-0.25, 0.25])
+        elif self.history == [1, 0]:
+            self.paid = np.array([0.5, -0.5])
+        elif self.history == [1, 1]:
+            win = 1.0 if self.hands[0] > self.hands[1] else -1.0
+            if self.rng.random() < 0.2:
+                win = -win
+            self.paid = np.array([win, -win])
+
+    def is_terminal(self) -> bool:
+        return self.history in ([0], [1, 0], [1, 1])
+
+    def returns(self) -> np.ndarray:
+        return self.paid.copy()
+
+
+class HighCardGame(_TinyGame):
+    name = "high_card"
+    config_class = HighCardConfig
+
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> Any:
+        cards = [int(c) for c in rng.permutation(self.config.cards)]
+        return HighCardState(cards[:2], cards[2:], rng)
+
+    def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        unseen = sorted(set(range(self.config.cards)) - {state.hands[seat]})  # canonical order
+        dealt = [int(c) for c in rng.permutation(unseen)]
+        hands = list(state.hands)
+        hands[1 - seat] = dealt[0]
+        new = HighCardState(hands, dealt[1:], np.random.default_rng(int(rng.integers(2**63))))
+        new.history = list(state.history)
+        return new
+
+
+def _search(bot: MCTSBot, state: GameState, seed: int) -> tuple[int, dict[int, tuple[int, float]]]:
+    player = state.current_player()
+    action = bot.act(state, player, np.random.default_rng(seed))
+    root = bot.search(state, player, np.random.default_rng(seed))
+    return action, bot.root_stats(root, player)
+
+
+# ------------------------------------------------------------------------ search quality
+@pytest.mark.parametrize("stones", [5, 6, 7, 9, 10, 11])
+def test_finds_the_forced_win_in_nim(stones: int) -> None:
+    game = NimGame(stones=stones)
+    state = game.new_initial_state(np.random.default_rng(0))
+    bot = MCTSBot(game, sims=600)
+    assert bot.act(state, 0, np.random.default_rng(1)) == stones % 4 - 1
+
+
+def test_depth_cap_uses_the_games_evaluation() -> None:
+    game = NimGame(stones=30)
+    state = game.new_initial_state(np.random.default_rng(0))
+    bot = MCTSBot(game, sims=60, depth=1)  # too few sims to solve 30 stones by rollouts alone
+    assert bot.act(state, 0, np.random.default_rng(3)) == 1
+
+
+def test_each_mover_maximises_its_own_return() -> None:
+    """Max^n backup with mid-game rewards, three players and a multi-step turn."""
+    game = TreeGame()
+    state = game.new_initial_state(np.random.default_rng(0))
+    bot = MCTSBot(game, sims=300)
+    assert bot.act(state, 0, np.random.default_rng(0)) == 0
+    state.apply(0)
+    assert bot.act(state, 1, np.random.default_rng(0)) == 0
+    after_b = game.new_initial_state(np.random.default_rng(0))
+    after_b.apply(1)
+    assert after_b.current_player() == 0
+    assert bot.act(after_b, 0, np.random.default_rng(0)) == 0
+
+
+def test_bets_on_its_own_card_only() -> None:
+    game = HighCardGame()
+    bot = MCTSBot(game, sims=400)
+    for low, high in ((0, 5), (5, 0)):
+        state = HighCardState([high, low], [1, 2, 3, 4], np.random.default_rng(0))
+        assert bot.act(state, 0, np.random.default_rng(0)) == 1 if high == 5 else 0
+
+
+# ---------------------------------------------------------------- honesty, determinism
+def _tiny_positions() -> list[tuple[Game[Any, Any], GameState]]:
+    out: list[tuple[Game[Any, Any], GameState]] = []
+    for game in (NimGame(stones=9), TreeGame(), HighCardGame()):
+        state = game.new_initial_state(np.random.default_rng(5))
+        out.append((game, state.clone()))
+        state.apply(int(np.flatnonzero(state.legal_mask())[-1]))
+        if not state.is_terminal():
+            out.append((game, state))
+    return out
+
+
+def test_reproducible_for_a_fixed_seed() -> None:
+    for game, state in _tiny_positions():
+        bot = MCTSBot(game, sims=80)
+        assert _search(bot, state, 11) == _search(bot, state, 11)
+
+
+def test_blind_to_hidden_cards_and_engine_rng() -> None:
+    game = HighCardGame()
+    bot = MCTSBot(game, sims=150)
+    for seed in range(6):
+        state = game.new_initial_state(np.random.default_rng(seed))
+        for _ in range(2):  # P0, then P1 after a bet
+            seat = state.current_player()
+            other = game.resample_hidden(state, seat, np.random.default_rng(seed + 100))
+            assert other.hands[seat] == state.hands[seat]
+            assert _search(bot, state, 7) == _search(bot, other, 7)
+            state.apply(1)
+    # the check has teeth: the seat's own card does change the search
+    a = HighCardState([5, 0], [1, 2, 3, 4], np.random.default_rng(0))
+    b = HighCardState([0, 5], [1, 2, 3, 4], np.random.default_rng(0))
+    assert _search(bot, a, 7) != _search(bot, b, 7)
+
+
+def test_only_legal_actions_and_mover_check() -> None:
+    game = NimGame(stones=2)
+    state = game.new_initial_state(np.random.default_rng(0))
+    bot = MCTSBot(game, sims=20)
+    for seed in range(10):
+        assert bot.act(state, 0, np.random.default_rng(seed)) in (0, 1)
+    with pytest.raises(ValueError, match="not to move"):
+        bot.act(state, 1, np.random.default_rng(0))
+
+
+def test_time_budget() -> None:
+    game = NimGame(stones=20)
+    bot = MCTSBot(game, time=0.05)
+    state = game.new_initial_state(np.random.default_rng(0))
+    assert bot.act(state, 0, np.random.default_rng(0)) in (0, 1, 2)
+    assert bot.last_sims >= 1 and bot.sims is None
+
+
+# --------------------------------------------------------------------------- bot spec
+def test_make_bot_builds_mcts_for_any_table() -> None:
+    bot = make_bot(NimGame(), "mcts:sims=30,c=0.5,depth=10,epsilon=0.1", {})
+    assert isinstance(bot, MCTSBot)
+    assert (bot.sims, bot.c, bot.depth, bot.epsilon, bot.time) == (30, 0.5, 10, 0.1, None)
+    assert make_bot(NimGame(), "mcts", {}).sims == 200  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts:sims=0", "mcts:sims=2.5", "mcts:time=-1", "mcts:c=x", "mcts:depth=None", "mcts:epsilon=2",
+     "mcts:frobnicate=1", "mcts:rollout=heuristic", "mcts:rollout=3"],
+)
+def test_bad_mcts_parameters_raise_value_error(spec: str) -> None:
+    with pytest.raises(ValueError):
+        make_bot(NimGame(), spec, {})
+
+
+# -------------------------------------------------------------------- registered games
+def _real_positions(name: str, count: int) -> list[tuple[Game[Any, Any], GameState]]:
+    game: Game[Any, Any] = GAMES[name].game_class()()
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state(np.random.default_rng(1))
+    out: list[tuple[Game[Any, Any], GameState]] = []
+    for step in range(count * 7):
+        if state.is_terminal():
+            break
+        if step % 7 == 3:
+            out.append((game, state.clone()))
+        legal = np.flatnonzero(state.legal_mask())
+        state.apply(int(legal[rng.integers(legal.size)]))
+    return out
+
+
+@pytest.mark.parametrize("name", LANDED)
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_smoke_on_registered_game(name: str, rollout: str) -> None:
+    for game, state in _real_positions(name, 3):
+        bot = make_bot(game, f"mcts:sims=12,depth=40,rollout={rollout}", GAMES[name].bots())
+        player = state.current_player()
+        action = bot.act(state, player, np.random.default_rng(0))
+        assert state.legal_mask()[action] == 1
+
+
+@pytest.mark.parametrize("name", LANDED)
+def test_blind_on_registered_game(name: str) -> None:
+    """A world the seat cannot tell apart (hidden deal and engine rng re-drawn) changes nothing."""
+    for game, state in _real_positions(name, 3):
+        seat = state.current_player()
+        other = game.resample_hidden(state, seat, np.random.default_rng(42))
+        bot = MCTSBot(game, sims=16, depth=30)
+        assert _search(bot, state, 3) == _search(bot, other, 3)
