@@ -65,7 +65,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ state
     @property
-    def state(self) -> GameState:  # type: ignore[override]
+    def state(self) -> GameState:
         """The engine state (hidden information included: for research and tests)."""
         if self._state is None:
             raise RuntimeError("call reset() before using the environment")
@@ -96,7 +96,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self._returns = np.zeros(self.game.num_players)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._update_after_move()
 
     def _update_after_move(self) -> None:

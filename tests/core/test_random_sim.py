@@ -105,11 +105,14 @@ def test_env_episode_within_limit_and_returns(game_config: tuple[str, dict[str, 
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     totals = dict.fromkeys(env.possible_agents, 0.0)
+    final_flags: dict[str, tuple[bool, bool]] = {}
     steps = 0
     for agent in env.agent_iter(max_iter=game.max_game_length + game.num_players + 1):
         obs, rew, term, trunc, _ = env.last()
         totals[agent] += rew
         if term or trunc:
+            assert term != trunc, "an agent is both terminated and truncated"
+            final_flags[agent] = (term, trunc)
             env.step(None)
             continue
         assert env.observation_space(agent).contains(obs)
@@ -117,6 +120,12 @@ def test_env_episode_within_limit_and_returns(game_config: tuple[str, dict[str, 
         env.step(int(legal[rng.integers(legal.size)]))
         steps += 1
     assert not env.agents, "agents left after the declared max_game_length"
+    if env.unwrapped.state.is_truncated():
+        # the length limit: PettingZoo truncation for everyone still playing then
+        assert any(trunc for _term, trunc in final_flags.values()), final_flags
+    else:
+        assert all(flags == (True, False) for flags in final_flags.values()), final_flags
     final = env.unwrapped.state.returns()
     for seat, a in enumerate(env.possible_agents):
         assert totals[a] == pytest.approx(final[seat]), "paid rewards differ from the engine returns"
+
