@@ -63,12 +63,14 @@ class _Node:
         self.avail = 1  # times the edge was legal when its parent was visited
 
 
-def _positive(name: str, value: Any, kind: type, allow_none: bool = True) -> Any:
+def _positive(name: str, value: Any, kind: type, allow_none: bool = True, zero: bool = False) -> Any:
+    """``value`` as a positive (or, with ``zero``, non-negative) ``kind``; ``ValueError`` otherwise."""
     if value is None and allow_none:
         return None
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not ok or value <= 0 or (kind is int and not float(value).is_integer()):
-        raise ValueError(f"mcts: {name} must be a positive {kind.__name__}, got {value!r}")
+    if not ok or value < 0 or (value == 0 and not zero) or (kind is int and not float(value).is_integer()):
+        sign = "non-negative" if zero else "positive"
+        raise ValueError(f"mcts: {name} must be a {sign} {kind.__name__}, got {value!r}")
     return kind(value)
 
 
@@ -78,7 +80,7 @@ class MCTSBot(Bot):
     Parameters: ``sims`` (simulations per move, default 200 unless ``time`` is given),
     ``time`` (seconds per move), ``rollout`` (``"random"`` or a bot of the game's table),
     ``c`` (UCB exploration constant on returns scaled to a unit range), ``depth`` (rollout
-    step cap, ``None`` = play out), ``epsilon`` (chance of a uniform move in a bot rollout).
+    step cap, ``None`` = play out, 0 = evaluate the leaf at once), ``epsilon`` (chance of a uniform move in a bot rollout).
     """
 
     name = "mcts"
@@ -99,7 +101,7 @@ class MCTSBot(Bot):
         if self.sims is None and self.time is None:
             self.sims = 200
         self.c: float = _positive("c", c, float, allow_none=False)
-        self.depth: int | None = _positive("depth", depth, int)
+        self.depth: int | None = _positive("depth", depth, int, zero=True)
         if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or not 0 <= epsilon <= 1:
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)

@@ -17,7 +17,15 @@ from envs.core.game import TERMINAL, Game, GameState
 from envs.core.mcts import MCTSBot
 from envs.core.registry import GAMES
 
-LANDED = [g for g in GAMES if importlib.util.find_spec(f"envs.{g}.env") is not None]
+
+def _landed(name: str) -> bool:
+    """The game's package, env and bots modules exist (games land one by one)."""
+    if importlib.util.find_spec(f"envs.{name}") is None:
+        return False
+    return all(importlib.util.find_spec(f"envs.{name}.{m}") is not None for m in ("env", "bots"))
+
+
+LANDED = [g for g in GAMES if _landed(g)]
 
 
 # --------------------------------------------------------------------------- tiny games
@@ -134,13 +142,13 @@ class TreeConfig:
 
 # A 3-player game tree: node = (mover, [(reward vector paid by the move, next node)]).
 # P0 picks A or B. After A, P1 picks between [1, 2, -3] and [-5, 1, 4]: a P1 that maximises
-# its own return gives P0 +1; one that minimised P0 would give -5. After B, P0 is paid 0.5
-# at once and moves again (a multi-step turn): +0 or -1 more. Max^n: A (1 > 0.5); paranoid: B.
+# its own return gives P0 +1; one that minimised P0 would give -5. After B, P0 is paid -1
+# at once and moves again (a multi-step turn): +0 or -1 more. Max^n: A (1 > -1); paranoid: B.
 TREE = (
     0,
     [
         ((0, 0, 0), (1, [((1, 2, -3), None), ((-5, 1, 4), None)])),
-        ((0.5, 0, -0.5), (0, [((0, 0, 0), None), ((-1, 0, 1), None)])),
+        ((-1, 0, 1), (0, [((0, 0, 0), None), ((-1, 0, 1), None)])),
     ],
 )
 
@@ -188,7 +196,8 @@ class HighCardState(_Stubs):
     the higher card wins 1, but the engine's rng upsets the result 1 time in 5."""
 
     def __init__(self, hands: list[int], deck: list[int], rng: np.random.Generator) -> None:
-        self.hands, self.deck, self.rng, self.history = hands, deck, rng, []
+        self.hands, self.deck, self.rng = hands, deck, rng
+        self.history: list[int] = []
         self.paid = np.zeros(2)
 
     def current_player(self) -> int:
@@ -253,7 +262,7 @@ def test_finds_the_forced_win_in_nim(stones: int) -> None:
 def test_depth_cap_uses_the_games_evaluation() -> None:
     game = NimGame(stones=30)
     state = game.new_initial_state(np.random.default_rng(0))
-    bot = MCTSBot(game, sims=60, depth=1)  # too few sims to solve 30 stones by rollouts alone
+    bot = MCTSBot(game, sims=40, depth=0)  # too few sims to solve 30 stones by rollouts alone
     assert bot.act(state, 0, np.random.default_rng(3)) == 1
 
 
@@ -276,7 +285,7 @@ def test_bets_on_its_own_card_only() -> None:
     bot = MCTSBot(game, sims=400)
     for low, high in ((0, 5), (5, 0)):
         state = HighCardState([high, low], [1, 2, 3, 4], np.random.default_rng(0))
-        assert bot.act(state, 0, np.random.default_rng(0)) == 1 if high == 5 else 0
+        assert bot.act(state, 0, np.random.default_rng(0)) == (1 if high == 5 else 0)
 
 
 # ---------------------------------------------------------------- honesty, determinism
@@ -342,8 +351,17 @@ def test_make_bot_builds_mcts_for_any_table() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["mcts:sims=0", "mcts:sims=2.5", "mcts:time=-1", "mcts:c=x", "mcts:depth=None", "mcts:epsilon=2",
-     "mcts:frobnicate=1", "mcts:rollout=heuristic", "mcts:rollout=3"],
+    [
+        "mcts:sims=0",
+        "mcts:sims=2.5",
+        "mcts:time=-1",
+        "mcts:c=x",
+        "mcts:depth=None",
+        "mcts:epsilon=2",
+        "mcts:frobnicate=1",
+        "mcts:rollout=heuristic",
+        "mcts:rollout=3",
+    ],
 )
 def test_bad_mcts_parameters_raise_value_error(spec: str) -> None:
     with pytest.raises(ValueError):
