@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot
+from envs.core.bots import Bot, make_bot
 from envs.core.game import Game, GameState
 
 ROLLOUTS_HELP = "'random' or the name of a bot in the game's BOTS table (e.g. 'heuristic')"
@@ -165,28 +165,28 @@ class MCTSBot(Bot):
         """The edge to follow: an untried legal action if any, else the best UCB child."""
         base = mover * self.num_actions
         children = node.children
-        legal = np.flatnonzero(world.legal_mask())
-        untried = [int(a) for a in legal if base + int(a) not in children]
+        keys = (world.legal_mask().nonzero()[0] + base).tolist()
+        untried = [k for k in keys if k not in children]
         if untried:
-            for a in legal:
-                child = children.get(base + int(a))
+            for k in keys:
+                child = children.get(k)
                 if child is not None:
                     child.avail += 1
-            action = untried[int(rng.random() * len(untried))]
-            new = children[base + action] = _Node()
-            return new, action, True
+            key = untried[int(rng.random() * len(untried))]
+            new = children[key] = _Node()
+            return new, key - base, True
         best: _Node | None = None
-        best_action = -1
+        best_key = -1
         best_ucb = -math.inf
         c = self.c
-        for a in legal:
-            child = children[base + int(a)]
+        for k in keys:
+            child = children[k]
             child.avail += 1
             ucb = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
             if ucb > best_ucb:
-                best, best_action, best_ucb = child, int(a), ucb
+                best, best_key, best_ucb = child, k, ucb
         assert best is not None
-        return best, best_action, False
+        return best, best_key - base, False
 
     def _rollout(self, world: GameState, rng: np.random.Generator) -> np.ndarray:
         """Play ``world`` on to the end (or ``depth`` steps); the returns then."""
@@ -201,7 +201,7 @@ class MCTSBot(Bot):
             if bot is not None and (eps == 0.0 or rng.random() >= eps):
                 action = bot.act(world, mover, rng)
             else:
-                legal = np.flatnonzero(world.legal_mask())
+                legal = world.legal_mask().nonzero()[0]
                 action = int(legal[int(rng.random() * legal.size)])
             world.apply(action)
             steps += 1
@@ -249,3 +249,28 @@ def _rollout_bot(game: Game[Any, Any], rollout: str | Bot) -> Bot | None:
         raise ValueError(f"mcts: unknown rollout {rollout!r}; expected {ROLLOUTS_HELP}: {sorted(table)}")
     bot: Bot = table[rollout](game)
     return bot
+
+
+def measure_sims_per_second(
+    game: Game[Any, Any], spec: str = "mcts:sims=200", positions: int = 5, seed: int = 0
+) -> float:
+    """Simulations per second of the ``spec`` bot, searched from ``positions`` positions of
+    one seeded random game of ``game`` (the bench and ``examples/mcts_strength.py`` call it)."""
+    bot = make_bot(game, spec, {})
+    if not isinstance(bot, MCTSBot):
+        raise ValueError(f"{spec!r} is not an mcts spec")
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(np.random.default_rng(seed + 1))
+    found: list[GameState] = []
+    while not state.is_terminal() and len(found) < positions:
+        if rng.random() < 0.2 and int(state.legal_mask().sum()) > 1:
+            found.append(state.clone())
+        legal = np.flatnonzero(state.legal_mask())
+        state.apply(int(legal[rng.integers(legal.size)]))
+    sims, spent = 0, 0.0
+    for pos in found:
+        start = time.perf_counter()
+        bot.search(pos, pos.current_player(), rng)
+        spent += time.perf_counter() - start
+        sims += bot.last_sims
+    return sims / spent if spent > 0 else 0.0

@@ -1,0 +1,122 @@
+"""How strong and how fast is the core MCTS bot? Re-run it whenever a game lands or changes.
+
+    python examples/mcts_strength.py                         # every landed game, defaults
+    python examples/mcts_strength.py --games octi -n 200 --budgets 50 200 --jobs 16
+    python examples/mcts_strength.py --config over_and_out:num_players=2 --mcts rollout=heuristic
+
+Prints simulations/s per game, then a markdown table: ``mcts`` at each budget against
+``random``, ``greedy`` and ``heuristic`` (seats rotated every game), wins/draws/losses and
+the score (wins + draws/2 per game) with its 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from envs.core.arena import play_match
+from envs.core.bots import make_bot, parse_bot_spec
+from envs.core.mcts import measure_sims_per_second
+from envs.core.registry import GAMES, get_game
+
+Task = tuple[str, dict[str, Any], str, str, int, int]
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (draws count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def landed() -> list[str]:
+    def ok(name: str) -> bool:
+        if importlib.util.find_spec(f"envs.{name}") is None:
+            return False
+        return all(importlib.util.find_spec(f"envs.{name}.{m}") for m in ("env", "bots"))
+
+    return [g for g in GAMES if ok(g)]
+
+
+def make_game(name: str, params: dict[str, Any]) -> Any:
+    return get_game(name).game_class()(**params)
+
+
+def run_chunk(task: Task) -> tuple[int, int, int, float]:
+    """One chunk of a match in a worker: (wins, draws, losses, seconds)."""
+    name, params, mcts_spec, opponent, games, seed = task
+    game = make_game(name, params)
+    table = get_game(name).bots()
+    bots = [make_bot(game, mcts_spec, table)] + [
+        make_bot(game, opponent, table) for _ in range(game.num_players - 1)
+    ]
+    start = time.perf_counter()
+    res = play_match(game, bots, games=games, seed=seed)
+    return res.wins, res.draws, res.losses, time.perf_counter() - start
+
+
+def match_tasks(name: str, params: dict[str, Any], spec: str, opp: str, n: int, seed: int) -> list[Task]:
+    """Chunks whose sizes are multiples of the player count, so every seat is used equally."""
+    players = make_game(name, params).num_players
+    chunk = players * max(1, round(10 / players))
+    tasks = []
+    for i, start in enumerate(range(0, n, chunk)):
+        tasks.append((name, params, spec, opp, min(chunk, n - start), seed * 10_000 + i))
+    return tasks
+
+
+def parse_configs(items: list[str]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for item in items:
+        name, params = parse_bot_spec(item)  # same "name:key=value,..." syntax
+        out[get_game(name).name] = params
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", nargs="*", default=None, help="game names (default: every landed game)")
+    ap.add_argument("--budgets", nargs="*", type=int, default=[50, 200], help="simulations per move")
+    ap.add_argument("--opponents", nargs="*", default=["random", "greedy", "heuristic"])
+    ap.add_argument("-n", "--matches", type=int, default=100, help="games per pairing")
+    ap.add_argument("--mcts", default="", help="extra mcts parameters, e.g. rollout=heuristic,c=0.7")
+    ap.add_argument("--config", action="append", default=[], help="game parameters, e.g. octi:variant=x")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    names = args.games if args.games is not None else landed()
+    configs = parse_configs(args.config)
+    extra = f",{args.mcts}" if args.mcts else ""
+    print("| game | config | sims/s (mcts:sims=200" + extra + ") |\n|---|---|---|")
+    for name in names:
+        params = configs.get(name, {})
+        rate = measure_sims_per_second(make_game(name, params), f"mcts:sims=200{extra}", seed=args.seed)
+        print(f"| {name} | {params or 'default'} | {rate:.0f} |", flush=True)
+    print("\n| game | mcts | opponent | W / D / L | score | 95% CI | s/game |\n|---|---|---|---|---|---|---|")
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for name in names:
+            params = configs.get(name, {})
+            for budget in args.budgets:
+                spec = f"mcts:sims={budget}{extra}"
+                for opp in args.opponents:
+                    tasks = match_tasks(name, params, spec, opp, args.matches, args.seed)
+                    parts = list(pool.map(run_chunk, tasks))
+                    w, d, l_ = (int(sum(p[i] for p in parts)) for i in range(3))
+                    n = w + d + l_
+                    lo, hi = wilson(w + 0.5 * d, n)
+                    secs = sum(p[3] for p in parts) / max(1, n)
+                    row = f"| {name} | {spec} | {opp} | {w} / {d} / {l_} | {(w + 0.5 * d) / n:.3f} |"
+                    print(f"{row} [{lo:.3f}, {hi:.3f}] | {secs:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
