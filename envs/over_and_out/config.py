@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from envs.core.config import check_choice, check_int
@@ -70,7 +71,7 @@ class Config:
         return hash((self.num_players, tuple(self.deck_counts.items()), self.minus10_rule,
                      self.reward_mode, self.max_plays, self.first_dealer, self.starting_chips))
 
-    @property
+    @cached_property
     def counts(self) -> tuple[int, ...]:
         """Deck count per kind, in action-space order."""
         return tuple(self.deck_counts[t] for t in TOKENS)

@@ -1,0 +1,79 @@
+"""Observation tensor and action codec of Over and Out.
+
+Action index (``Discrete(12)``): ``play <card>`` = the card kind's number (see
+``cards.py``: 0-5 the numbers, 6 x2, 7 -10, 8 spin-out, 9 top-out, 10 topsy-turvy),
+``bust`` = 11.
+
+Observation ``float32[60]`` of seat ``me`` (all entries in [0, 1]); relative seat
+k = (seat - me) mod N, k = 0 is ``me``, padded to 8 seats:
+
+    [ 0:11]  own hand: count per card kind / 4
+    [11]     T / 66
+    [12:17]  L one-hot over (22, 33, 44, 55, 66)
+    [17:22]  1 if that Tip Top value is still in the face-down Tip Top pile
+    [22:33]  play pile (cards played since the last reshuffle) per kind / max(1, deck count)
+    [33]     draw pile size / deck size
+    [34]     1 if play runs counter-clockwise (after an odd number of spin-outs), else 0
+    [35:59]  per relative seat k: 35+3k active, 36+3k chips / 4, 37+3k is dealer
+    [59]     plays in this round / 100, clipped to 1
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.over_and_out.cards import (
+    ACTION_OF,
+    ACTION_STRINGS,
+    NUM_ACTIONS,
+    NUM_KINDS,
+    TIPTOP_INDEX,
+)
+from envs.over_and_out.rules import State
+
+__all__ = ["ACTION_OF", "ACTION_STRINGS", "NUM_ACTIONS", "OBS_SIZE", "observe"]
+
+OBS_SIZE = 60
+HAND, TOTAL, LIMIT, TIPTOP_LEFT, PLAYED, DRAW, DIRECTION, SEATS, ROUND_PLAYS = 0, 11, 12, 17, 22, 33, 34, 35, 59
+MAX_SEATS = 8
+
+
+def observe(state: State, me: int) -> np.ndarray:
+    """The observation of seat ``me`` (only what that player knows at the table)."""
+    obs = [0.0] * OBS_SIZE
+    for k in state.hands[me] if state.chips[me] else ():
+        obs[k] += 0.25
+    obs[TOTAL] = state.total / 66.0
+    obs[LIMIT + TIPTOP_INDEX[state.tiptop]] = 1.0
+    for v in state.tiptop_pile:
+        obs[TIPTOP_LEFT + TIPTOP_INDEX[v]] = 1.0
+    played, inv = state.play_pile, _inverse_counts(state.config.counts)
+    for k in range(NUM_KINDS):
+        if played[k]:
+            obs[PLAYED + k] = played[k] * inv[k]
+    obs[DRAW] = len(state.draw_pile) * inv[NUM_KINDS]
+    obs[DIRECTION] = 1.0 if state.direction < 0 else 0.0
+    n, chips, dealer = state.n, state.chips, state.dealer
+    for k in range(n):
+        seat = (me + k) % n
+        c = chips[seat]
+        if c:
+            obs[SEATS + 3 * k] = 1.0
+            obs[SEATS + 3 * k + 1] = c * 0.25
+        if seat == dealer:
+            obs[SEATS + 3 * k + 2] = 1.0
+    rp = state.round_plays
+    obs[ROUND_PLAYS] = 1.0 if rp >= 100 else rp / 100.0
+    return np.array(obs, dtype=np.float32)
+
+
+_INVERSES: dict[tuple[int, ...], tuple[float, ...]] = {}
+
+
+def _inverse_counts(counts: tuple[int, ...]) -> tuple[float, ...]:
+    """1 / max(1, count) per kind, then 1 / deck size (cached per deck)."""
+    inv = _INVERSES.get(counts)
+    if inv is None:
+        inv = (*(1.0 / max(1, c) for c in counts), 1.0 / sum(counts))
+        _INVERSES[counts] = inv
+    return inv

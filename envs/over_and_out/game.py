@@ -1,0 +1,145 @@
+"""``OverAndOutGame``: the facts and stateless functions of Over and Out for one config."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.over_and_out.cards import KIND_OF, NUM_ACTIONS, NUM_KINDS, TIPTOP_VALUES, TOKENS
+from envs.over_and_out.config import Config
+from envs.over_and_out.encode import OBS_SIZE, observe
+from envs.over_and_out.rules import State
+
+RESET_OPTIONS = ("deck_top", "tiptop_top")
+
+
+class OverAndOutGame(Game[Config, State]):
+    """Over and Out (spec ``rules/over_and_out.md``)."""
+
+    name = "over_and_out"
+    config_class = Config
+    test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"num_players": 2},
+        {"num_players": 3},
+        {},
+        {"num_players": 8},
+        {"minus10_rule": "lose_below_zero"},
+        {"num_players": 3, "reward_mode": "winner_only"},
+        {"num_players": 3, "max_plays": 40},
+        {"num_players": 5, "starting_chips": 1},
+    )
+    golden_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"num_players": 2},
+        {},
+        {"num_players": 3, "minus10_rule": "lose_below_zero", "reward_mode": "winner_only"},
+    )
+
+    # ---------------------------------------------------------------- facts
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (OBS_SIZE,)
+
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
+    @property
+    def zero_sum(self) -> bool:
+        return self.config.reward_mode == "placement" or self.config.num_players == 2
+
+    @property
+    def max_game_length(self) -> int:
+        # every play is one agent step; each agent adds at most one dead step
+        return self.config.max_plays + self.config.num_players
+
+    # ------------------------------------------------------------ functions
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        deck_top, tiptop_top = self._parse_options(options)
+        return State.new_game(self.config, rng, deck_top, tiptop_top)
+
+    def _parse_options(self, options: Mapping[str, Any] | None) -> tuple[list[int], list[int]]:
+        """§6 reset options ``deck_top`` (card tokens, first = top) and ``tiptop_top``."""
+        if options is None:
+            return [], []
+        if not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a dict, got {options!r}")
+        # PettingZoo's api_test probes reset(options={"options": 1}); that one key is let through
+        unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS and k != "options")
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
+        return self._deck_top(options.get("deck_top", ())), _tiptop_top(options.get("tiptop_top", ()))
+
+    def _deck_top(self, value: Any) -> list[int]:
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            raise ValueError(f"deck_top must be a list of card tokens {list(TOKENS)}, got {value!r}")
+        kinds, left = [], list(self.config.counts)
+        for t in value:
+            k = KIND_OF.get(t.strip().lower()) if isinstance(t, str) else None
+            if k is None:
+                raise ValueError(f"deck_top holds {t!r}, not a card token of {list(TOKENS)}")
+            if left[k] == 0:
+                raise ValueError(f"deck_top asks for more {TOKENS[k]!r} cards than deck_counts holds")
+            left[k] -= 1
+            kinds.append(k)
+        return kinds
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        return observe(state, seat)
+
+    def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
+        """Re-deal what ``seat`` cannot see: the other hands, the draw pile order and the
+        Tip Top pile order, from the cards not in its hand nor in the play pile."""
+        s = state.clone()
+        s.rng = np.random.default_rng(rng.integers(2**63))
+        mine = bool(state.chips[seat])  # an eliminated seat no longer sees its last hand
+        unseen = [c - p for c, p in zip(state.config.counts, state.play_pile, strict=True)]
+        for k in state.hands[seat] if mine else ():
+            unseen[k] -= 1
+        pool: list[int] = rng.permutation(np.repeat(np.arange(NUM_KINDS), unseen)).tolist()
+        for o in range(s.n):
+            if o == seat and mine:
+                continue
+            c = len(s.hands[o])
+            s.hands[o] = sorted(pool[len(pool) - c :])
+            del pool[len(pool) - c :]
+        s.draw_pile = pool
+        s.tiptop_pile = rng.permutation(state.tiptop_pile).tolist()
+        s._bits = -1
+        return s
+
+    def infos(self, state: State, seat: int) -> dict[str, Any]:
+        return {}
+
+    def render_ansi(self, state: State) -> str:
+        from envs.over_and_out.render import render_ansi
+
+        return render_ansi(state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        from envs.over_and_out.render import render_rgb
+
+        return render_rgb(state)
+
+
+def _tiptop_top(value: Any) -> list[int]:
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise ValueError(f"tiptop_top must be a list of Tip Top values {list(TIPTOP_VALUES)}, got {value!r}")
+    out: list[int] = []
+    for v in value:
+        if type(v) is not int or v not in TIPTOP_VALUES:
+            raise ValueError(f"tiptop_top holds {v!r}, not a Tip Top value of {list(TIPTOP_VALUES)}")
+        if v in out:
+            raise ValueError(f"tiptop_top names the Tip Top card {v} twice (there is one of each)")
+        out.append(v)
+    return out
