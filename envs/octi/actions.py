@@ -17,7 +17,7 @@ basic: 117 actions (373 with reposition); X: 185 (633).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 ADD, STEP, JUMP, ENTER, LIBERATE, WITH, WITHOUT, STOP, CAPTURE, SPARE, REPOSITION = range(11)
 KIND_NAMES = ("prong", "step", "jump", "enter", "liberate", "with", "without", "stop", "capture", "spare",
@@ -43,7 +43,7 @@ class Layout:
     decode: tuple[tuple[int, int, int, int], ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(pods: int, bases: int, reposition: bool) -> Layout:
     add, step, jump = 0, 8 * pods, 16 * pods
     enter = 24 * pods

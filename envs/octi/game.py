@@ -1,0 +1,101 @@
+"""``OctiGame``: the facts and stateless functions of Octi for one config."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.octi import encode
+from envs.octi.rules import Config, State
+
+RESET_OPTIONS = ("moves",)
+
+
+class OctiGame(Game[Config, State]):
+    """Octi: basic 6x7, Octi-X fast and Octi-X classic (spec ``rules/octi.md``)."""
+
+    name: ClassVar[str] = "octi"
+    config_class: ClassVar[type[Any]] = Config
+    test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"allow_reposition": True, "edgeless": True, "repetition_draw": True, "max_turns": 120},
+        {"variant": "x_fast", "max_turns": 150},
+        {"variant": "x_fast", "capture_to_reserve": True, "allow_reposition": True, "max_turns": 80},
+        {"variant": "x_classic", "max_turns": 150},
+        {"variant": "x_classic", "edgeless": True, "capture_to_reserve": True, "repetition_draw": True,
+         "max_turns": 80},
+    )
+    golden_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"variant": "x_fast", "max_turns": 60},
+        {"variant": "x_classic", "max_turns": 60},
+    )
+
+    def __init__(self, config: Config | None = None, **params: Any) -> None:
+        super().__init__(config, **params)
+        c = self.config
+        probe = State(c, np.random.default_rng(0))
+        self._num_actions = probe.lay.size
+        self._shape = (encode.num_channels(c.pods), probe.geo.height, probe.geo.width)
+        self._max_len = c.turn_limit * c.pods * (probe.geo.size + 3)
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return self._shape
+
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
+    @property
+    def max_game_length(self) -> int:
+        # spec §5: a turn has at most P * (W * H + 3) agent steps
+        return self._max_len
+
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        """The §2 setup; option ``moves`` (list of notation strings) plays an opening from it."""
+        state = State(self.config, rng)
+        if not options:
+            return state
+        if not isinstance(options, Mapping):
+            raise ValueError(f"options must be a dict, got {type(options).__name__}")
+        # PettingZoo's api_test probes reset(options={"options": 1}); that one key is let through
+        unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS and k != "options")
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
+        moves = options.get("moves", [])
+        if not isinstance(moves, (list, tuple)) or not all(isinstance(m, str) for m in moves):
+            raise ValueError("option 'moves' must be a list of notation strings")
+        for i, m in enumerate(moves):
+            try:
+                state.apply(state.string_to_action(m))
+            except ValueError as exc:
+                raise ValueError(f"option 'moves'[{i}] {m!r}: {exc}") from exc
+        return state
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        return encode.observe(state, seat)
+
+    def infos(self, state: State, seat: int) -> dict[str, Any]:
+        return {}
+
+    def render_ansi(self, state: State) -> str:
+        from envs.octi.render import render_ansi
+
+        return render_ansi(state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        from envs.octi.render import render_rgb
+
+        return render_rgb(state)
