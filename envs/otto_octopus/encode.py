@@ -1,0 +1,120 @@
+"""Action codec and observation tensor of Otto the Octopus (layout: see ``env.py``).
+
+Actions (``Discrete(1106)``, spec §7)::
+
+    0    .. 1023  place <kind> <square>      64 * kind + square
+    1024          pass
+    1025          stop
+    1026 .. 1041  return <kind>              1026 + kind
+    1042 .. 1105  swap <kind> player_<j>     1042 + 4 * kind + j
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.otto_octopus.board import KINDS, NUM_KINDS, NUM_PLANES, SQUARES, TILE_MIX
+from envs.otto_octopus.rules import NUM_ACTIONS, PASS, RETURN_BASE, STOP, SWAP_BASE, State
+
+
+def _build_strings() -> tuple[str, ...]:
+    out = [f"place {KINDS[a >> 6]} {SQUARES[a & 63]}" for a in range(PASS)]
+    out += ["pass", "stop"]
+    out += [f"return {k}" for k in KINDS]
+    out += [f"swap {KINDS[i >> 2]} player_{i & 3}" for i in range(4 * NUM_KINDS)]
+    assert len(out) == NUM_ACTIONS
+    return tuple(out)
+
+
+ACTION_STRINGS: tuple[str, ...] = _build_strings()
+ACTION_INDEX: dict[str, int] = {s: i for i, s in enumerate(ACTION_STRINGS)}
+_GRAMMAR = (
+    "'place <kind> <square>', 'pass', 'stop', 'return <kind>' or 'swap <kind> player_<0-3>' "
+    f"with kind in {list(KINDS)} and square a1..h8"
+)
+
+
+def action_to_string(action: int) -> str:
+    """Canonical notation of an index (spec §8); ``"illegal <action>"`` when out of range."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+        return ACTION_STRINGS[int(action)]
+    return f"illegal {action}"
+
+
+def parse_action(text: str) -> int:
+    """Index of a notation string, legal or not (case-insensitive, spaces collapsed)."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected an action string, got {type(text).__name__}")
+    key = " ".join(text.split()).lower()
+    if key not in ACTION_INDEX:
+        raise ValueError(f"malformed action {text!r}; expected {_GRAMMAR}")
+    return ACTION_INDEX[key]
+
+
+# ------------------------------------------------------------------ observation
+BOARD_SIZE = NUM_PLANES * 64  # 1728
+V_HAND = BOARD_SIZE  # 16: my hand, count per kind / 3
+V_VISIBLE = V_HAND + 16  # 3 x 16: visible tiles of the next seats (open game) / 3
+V_HAND_SIZES = V_VISIBLE + 48  # 4: hand sizes / 3, egocentric
+V_PILE = V_HAND_SIZES + 4  # 1: pile size / 60
+V_UNSEEN = V_PILE + 1  # 16: unseen tiles per kind (pile + hidden hands) / mix count
+V_SCORES = V_UNSEEN + 16  # 4: running scores / 100, clipped to [-1, 1]
+V_SKIPS = V_SCORES + 4  # 4: pending skips / 2, clipped
+V_PASSED = V_SKIPS + 4  # 4: passed since the last placement
+V_EXTRA = V_PASSED + 4  # 1: extra placements left / 3, clipped
+V_PHASE = V_EXTRA + 1  # 4: phase one-hot main / extra / swap / return
+V_TO_MOVE = V_PHASE + 4  # 4: seat to act, egocentric one-hot
+OBS_SIZE = V_TO_MOVE + 4  # 1834
+_INV_MIX = np.array([1.0 / m for m in TILE_MIX], dtype=np.float32)
+THIRD = np.float32(1.0 / 3.0)
+
+
+def hidden_tiles(state: State, seat: int) -> list[int]:
+    """Tiles of other hands that ``seat`` cannot see (their whole hand, or the newest one
+    in the open game, OTP-41)."""
+    out: list[int] = []
+    for q in range(state.n):
+        if q != seat and state.hands[q]:
+            out.extend(state.hands[q][-1:] if state.config.open_game else state.hands[q])
+    return out
+
+
+def observe(state: State, seat: int) -> np.ndarray:
+    """The egocentric observation of ``seat`` (never another seat's hidden tile)."""
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    out[:BOARD_SIZE] = state.ocean.planes.ravel()
+    n = state.n
+    for k in state.hands[seat]:
+        out[V_HAND + k] += THIRD
+    open_game = state.config.open_game
+    unseen = np.zeros(NUM_KINDS, dtype=np.float32)
+    for k in state.pile:
+        unseen[k] += 1.0
+    for i in range(n):
+        q = (seat + i) % n
+        hand = state.hands[q]
+        out[V_HAND_SIZES + i] = len(hand) * THIRD
+        if i:
+            if open_game:
+                base = V_VISIBLE + 16 * (i - 1)
+                for k in hand[:-1]:
+                    out[base + k] += THIRD
+                if hand:
+                    unseen[hand[-1]] += 1.0
+            else:
+                for k in hand:
+                    unseen[k] += 1.0
+        out[V_SCORES + i] = max(-1.0, min(1.0, state.scores[q] / 100.0))
+        out[V_SKIPS + i] = min(1.0, state.skips[q] / 2.0)
+        out[V_PASSED + i] = state.passed[q]
+    out[V_PILE] = len(state.pile) / 60.0
+    out[V_UNSEEN : V_UNSEEN + NUM_KINDS] = np.minimum(unseen * _INV_MIX, 1.0)
+    if not state.over:
+        out[V_EXTRA] = min(1.0, state.extra / 3.0)
+        out[V_PHASE + state.phase] = 1.0
+        out[V_TO_MOVE + (state.to_move - seat) % n] = 1.0
+    return out
+
+
+__all__ = ["ACTION_INDEX", "ACTION_STRINGS", "OBS_SIZE", "action_to_string", "observe", "parse_action",
+           "PASS", "STOP", "RETURN_BASE", "SWAP_BASE"]  # fmt: skip

@@ -1,0 +1,122 @@
+"""The :class:`~envs.core.game.Game` of Otto the Octopus (facts, observations, hidden info)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.otto_octopus.encode import OBS_SIZE, hidden_tiles, observe
+from envs.otto_octopus.position import load_position, new_game
+from envs.otto_octopus.rules import NUM_ACTIONS, Config, State
+
+RESET_OPTIONS = ("position",)
+
+
+class OttoOctopusGame(Game[Config, State]):
+    """Otto the Octopus for 1-4 players (solo, open and simplified variants)."""
+
+    name = "otto_octopus"
+    config_class = Config
+    test_configs = (
+        {},
+        {"num_players": 1},
+        {"num_players": 3},
+        {"num_players": 4},
+        {"open_game": True},
+        {"num_players": 3, "open_game": True},
+        {"simplified": True},
+        {"num_players": 1, "simplified": True},
+        {"num_players": 4, "open_game": True, "simplified": True},
+        {"max_steps": 25},
+    )
+    golden_configs = (
+        {},
+        {"num_players": 1},
+        {"num_players": 3, "open_game": True},
+        {"num_players": 4, "simplified": True},
+    )
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (OBS_SIZE,)
+
+    @property
+    def observation_bounds(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        # solo: final score / 100 (about -0.6 .. 2); an illegal action gives -1
+        return (-1.0, 3.0) if self.config.num_players == 1 else (-1.0, 1.0)
+
+    @property
+    def zero_sum(self) -> bool:
+        return self.config.num_players > 1
+
+    @property
+    def max_game_length(self) -> int:
+        n = self.config.num_players
+        # spec §5: <= 60 placements, each with <= 1 sub-decision and 1 stop, <= n - 1 passes between
+        return min(self.config.max_steps, 60 * (n + 2) + n)
+
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        if options is None:
+            return new_game(self.config, rng)
+        if not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
+        if "position" in options:
+            return load_position(self.config, options["position"], rng)
+        return new_game(self.config, rng)
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        return observe(state, seat)
+
+    def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
+        """Re-deal the pile and every tile of another hand that ``seat`` cannot see."""
+        st = state.clone()
+        pool = st.pile + hidden_tiles(st, seat)
+        perm = [int(x) for x in rng.permutation(pool)] if pool else []
+        st.pile = perm[: len(st.pile)]
+        i = len(st.pile)
+        for q in range(st.n):
+            hand = st.hands[q]
+            if q == seat or not hand:
+                continue
+            lo = len(hand) - 1 if st.config.open_game else 0
+            for j in range(lo, len(hand)):
+                hand[j] = perm[i]
+                i += 1
+        st.rng = np.random.default_rng(int(rng.integers(2**63)))
+        st._mask = None
+        return st
+
+    def infos(self, state: State, seat: int) -> dict[str, Any]:
+        info: dict[str, Any] = {"scores": state.scores[:]}
+        if state.over:
+            info["final_scores"] = state.final_scores()
+            info["winners"] = state.winners()
+        return info
+
+    def render_ansi(self, state: State) -> str:
+        from envs.otto_octopus.render import render_ansi
+
+        return render_ansi(state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        from envs.otto_octopus.render import render_rgb
+
+        return render_rgb(state)
