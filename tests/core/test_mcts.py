@@ -400,5 +400,9 @@ def test_blind_on_registered_game(name: str) -> None:
     for game, state in _real_positions(name, 3):
         seat = state.current_player()
         other = game.resample_hidden(state, seat, np.random.default_rng(42))
+        # the bot only ever sees resample_hidden's worlds: those must not depend on the hidden deal
+        worlds = [game.resample_hidden(s, seat, np.random.default_rng(7)).to_dict() for s in (state, other)]
+        diff = sorted(k for k in worlds[0] if worlds[0][k] != worlds[1].get(k))
+        assert not diff, f"{name}: resample_hidden output depends on hidden {diff} (sort before shuffling)"
         bot = MCTSBot(game, sims=16, depth=30)
         assert _search(bot, state, 3) == _search(bot, other, 3)
