@@ -1,0 +1,178 @@
+"""The single-agent view on the toy engine: Gymnasium API, reward attribution, AEC identity,
+seats, teams and solo play. The same checks run on every real game in
+``tests/core/test_single_agent.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from envs.core.bots import Bot, RandomBot
+from envs.core.game import GameState
+from tests.training.sa_checks import check_matches_aec, check_rewards_sum_to_return, random_view
+from tests.training.toy_game import ToyAECEnv, ToyGame
+from training.players import OpponentPool
+from training.single_agent import SingleAgentEnv, outcome, placement
+
+TOY_CONFIGS = [
+    {"num_players": 1},
+    {"num_players": 2},
+    {"num_players": 3},
+    {"num_players": 4},
+    {"num_players": 4, "teams": True},
+    {"num_players": 2, "reach": True},
+    {"num_players": 2, "planes": True},
+]
+
+
+class AddThree(Bot):
+    name = "add3"
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        return 2
+
+
+def fixed_pool(game: ToyGame, bot: Bot) -> OpponentPool:
+    pool = OpponentPool()
+    pool.add(bot.name, bot.name, bot)
+    return pool
+
+
+@pytest.mark.parametrize("params", TOY_CONFIGS, ids=str)
+def test_check_env(params: dict[str, Any]) -> None:
+    check_env(random_view(ToyGame(**params)), skip_render_check=True)
+
+
+@pytest.mark.parametrize("params", TOY_CONFIGS, ids=str)
+def test_rewards_sum_to_the_learners_return(params: dict[str, Any]) -> None:
+    check_rewards_sum_to_return(ToyGame(**params), episodes=40)
+
+
+@pytest.mark.parametrize("params", TOY_CONFIGS, ids=str)
+def test_matches_the_aec_env(params: dict[str, Any]) -> None:
+    game = ToyGame(**params)
+    for seed in range(6):
+        check_matches_aec(game, ToyAECEnv(**params), seed=seed, seat=seed % game.num_players)
+
+
+def test_a_game_lost_on_the_opponents_move_is_the_learners_loss() -> None:
+    """The PettingZoo SB3 tutorial wrapper credits the last reward to the agent that just
+    moved; when the opponent's move ends the game, the loser never sees its -1. Here the
+    learner gets its own -1 as the reward of its last step."""
+    game = ToyGame(num_players=2, reach=True)
+    env = SingleAgentEnv(game, fixed_pool(game, AddThree(game)), seat=0)
+    env.reset(seed=0, options={"total": 4})
+    _obs, reward, terminated, truncated, info = env.step(2)  # 4 -> 7; the opponent adds 3 -> 10 and wins
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["outcome"] == "loss" and info["return"] == -1.0
+
+    # the tutorial's step() on the AEC env: after the opponent's winning move it returns
+    # the *opponent's* reward and termination, and the episode ends without the learner's -1
+    aec = ToyAECEnv(num_players=2, reach=True)
+    aec.reset(seed=0, options={"total": 4})
+    aec.step(2)
+    mover = aec.agent_selection
+    aec.step(2)
+    assert (aec._cumulative_rewards[mover], aec.terminations[mover]) == (1.0, True)
+
+
+def test_a_win_arriving_on_the_opponents_move_is_paid() -> None:
+    """3 players: the learner's +1 is paid when the last opponent busts (not its move)."""
+    game = ToyGame(num_players=3)
+    env = SingleAgentEnv(game, fixed_pool(game, AddThree(game)), seat=0)
+    env.reset(seed=0)
+    total = 0.0
+    done = False
+    while not done:
+        _o, r, done, _t, info = env.step(0)  # the learner adds 1, the bots add 3 and bust first
+        total += r
+    assert info["outcome"] == "win" and total == 1.0 and info["placement"] == 1.0
+
+
+def test_elimination_ends_the_learners_episode() -> None:
+    game = ToyGame(num_players=3, target=4)
+    env = SingleAgentEnv(game, fixed_pool(game, RandomBot(game)), seat=0)
+    env.reset(seed=0, options={"total": 3})
+    _o, r, term, trunc, info = env.step(0)  # 3 -> 4: the learner busts first
+    assert (r, term, trunc) == (-1.0, True, False)
+    assert info["outcome"] == "loss" and info["placement"] == 3.0
+    assert not env.state.is_terminal()
+
+
+def test_illegal_action_ends_the_episode_with_a_penalty() -> None:
+    game = ToyGame(num_players=2)
+    env = random_view(game)
+    env.reset(seed=0)
+    _o, r, term, _t, info = env.step(7)
+    assert (r, term, info["illegal_action"]) == (-1.0, True, True)
+    with pytest.raises(RuntimeError):
+        env.step(0)
+
+
+def test_seat_is_random_per_episode_or_fixed() -> None:
+    game = ToyGame(num_players=4)
+    env = random_view(game)
+    env.reset(seed=3)
+    seats = set()
+    for _ in range(40):
+        env.reset()
+        seats.add(env.seat)
+    assert seats == {0, 1, 2, 3}
+    fixed = random_view(game, seat=2)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(10)} == {2}
+    with pytest.raises(ValueError, match="seat"):
+        random_view(game, seat=4)
+
+
+def test_same_seed_same_episode() -> None:
+    game = ToyGame(num_players=3)
+    runs = []
+    for _ in range(2):
+        env = random_view(game)
+        env.reset(seed=11)
+        trace = []
+        for _ in range(30):
+            o, r, term, trunc, _ = env.step(1)
+            trace.append((o.tobytes(), r, env.seat))
+            if term or trunc:
+                env.reset()
+        runs.append(trace)
+    assert runs[0] == runs[1]
+
+
+def test_partner_plays_the_opposite_seat() -> None:
+    game = ToyGame(num_players=4, teams=True)
+    partner = AddThree(game)
+    env = SingleAgentEnv(game, fixed_pool(game, RandomBot(game)), partner=partner)
+    for s in range(8):
+        env.reset(seed=s)
+        mate = (env.seat + 2) % 4
+        assert env.players[mate][1] is partner
+        assert all(p is not partner for seat, (_n, p) in env.players.items() if seat != mate)
+
+
+def test_opponents_are_sampled_per_episode() -> None:
+    game = ToyGame(num_players=2)
+    pool = OpponentPool()
+    pool.add("random", "random", RandomBot(game))
+    pool.add("add3", "add3", AddThree(game))
+    env = SingleAgentEnv(game, pool)
+    env.reset(seed=0)
+    names = set()
+    for _ in range(30):
+        _o, info = env.reset()
+        names.update(info["opponents"].values())
+    assert names == {"random", "add3"}
+
+
+def test_placement_and_outcome() -> None:
+    r = np.array([1.0, -1.0, 0.0])
+    assert placement(r, 0) == 1.0 and placement(r, 1) == 3.0 and outcome(r, 2) == "loss"
+    tie = np.array([0.5, 0.5, -1.0])
+    assert placement(tie, 0) == 1.5 and outcome(tie, 0) == "draw"
+    teams = np.array([1.0, -1.0, 1.0, -1.0])
+    assert outcome(teams, 0, frozenset({0, 2})) == "win"
+    assert outcome(np.array([0.3]), 0) == "win"

@@ -1,0 +1,155 @@
+"""Players for the training layer: scripted bots and frozen MaskablePPO policies behind
+one interface, ``player.act(state, seat, rng) -> int`` (the :class:`envs.core.bots.Bot`
+interface), plus the opponent pool the single-agent view samples from.
+
+    player = make_player(game, "heuristic", bots)          # a bot spec
+    player = make_player(game, "runs/demo/model.zip", bots)  # a trained agent
+    pool = OpponentPool.from_specs(game, ["random", "heuristic"], bots)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from envs.core.bots import make_bot
+from envs.core.game import Game, GameState
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that picks a legal action for ``seat`` (the seat to act)."""
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int: ...
+
+
+class PolicyPlayer:
+    """A frozen (Maskable) actor-critic policy playing from the engine state.
+
+    It sees exactly what the learner saw in training: ``game.observe(state, seat)`` and
+    the legal mask. Sampling uses the caller's numpy ``rng`` (never torch's generator),
+    so a frozen opponent does not disturb the reproducibility of the training run.
+    """
+
+    def __init__(self, policy: Any, game: Game[Any, Any], deterministic: bool = False, name: str = "policy"):
+        shape = tuple(policy.observation_space.shape)
+        if shape != tuple(game.observation_shape) or int(policy.action_space.n) != game.num_actions:
+            raise ValueError(
+                f"policy {name!r} was trained on observations {shape} / {policy.action_space.n} actions, "
+                f"but this game config has {game.observation_shape} / {game.num_actions}: "
+                "pass the same --param values it was trained with"
+            )
+        self.policy = policy
+        self.game = game
+        self.deterministic = deterministic
+        self.name = name
+        policy.set_training_mode(False)
+
+    @classmethod
+    def load(cls, path: str, game: Game[Any, Any], deterministic: bool = False) -> PolicyPlayer:
+        from sb3_contrib import MaskablePPO
+
+        try:
+            model = MaskablePPO.load(path, device="cpu")
+        except FileNotFoundError as exc:
+            raise ValueError(f"no model at {path!r}") from exc
+        return cls(model.policy, game, deterministic=deterministic, name=path)
+
+    def probabilities(self, state: GameState, seat: int) -> np.ndarray:
+        """Masked action probabilities of the policy for ``seat``."""
+        import torch
+
+        obs = torch.as_tensor(self.game.observe(state, seat)[None])
+        mask = state.legal_mask().astype(bool)
+        with torch.no_grad():
+            dist = self.policy.get_distribution(obs, action_masks=mask[None])
+            probs = dist.distribution.probs[0].numpy().astype(np.float64)
+        probs[~mask] = 0.0
+        total = probs.sum()
+        out: np.ndarray = probs / total if total > 0 else mask / mask.sum()
+        return out
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        probs = self.probabilities(state, player)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(rng.choice(probs.size, p=probs))
+
+    def __repr__(self) -> str:
+        return f"PolicyPlayer({self.name!r})"
+
+
+def is_model_spec(spec: str) -> bool:
+    return spec.strip().endswith(".zip")
+
+
+def make_player(
+    game: Game[Any, Any], spec: str, bots: Mapping[str, Any], deterministic: bool = False
+) -> Player:
+    """A bot (``random``, ``heuristic``, ``mcts:sims=100`` ...) or a saved model (``x.zip``)."""
+    if is_model_spec(spec):
+        return PolicyPlayer.load(spec.strip(), game, deterministic=deterministic)
+    return make_bot(game, spec, dict(bots))
+
+
+@dataclass
+class _Group:
+    weight: float
+    players: list[tuple[str, Player]] = field(default_factory=list)
+
+
+class OpponentPool:
+    """Weighted groups of players; :meth:`sample` draws a group by weight, then a member.
+
+    A group may be empty (the ``self`` group before the first snapshot); it is skipped.
+    In the ``self`` group the newest snapshot is drawn with probability ``latest_prob``,
+    otherwise a uniform one among all kept snapshots (at most ``max_size``).
+    """
+
+    def __init__(self, latest_prob: float = 0.5, max_size: int = 10) -> None:
+        self.groups: dict[str, _Group] = {}
+        self.latest_prob = latest_prob
+        self.max_size = max_size
+
+    @classmethod
+    def from_specs(
+        cls,
+        game: Game[Any, Any],
+        specs: Sequence[str] | Mapping[str, float],
+        bots: Mapping[str, Any],
+        **kwargs: Any,
+    ) -> OpponentPool:
+        """``["random", "heuristic", "self"]`` (equal weights) or ``{"random": 1, "self": 3}``."""
+        weights = dict(specs) if isinstance(specs, Mapping) else dict.fromkeys(specs, 1.0)
+        pool = cls(**kwargs)
+        for spec, weight in weights.items():
+            if float(weight) <= 0:
+                raise ValueError(f"opponent weight must be > 0, got {spec}={weight}")
+            pool.groups[spec] = _Group(float(weight))
+            if spec != "self":
+                pool.groups[spec].players.append((spec, make_player(game, spec, bots)))
+        if not pool.groups:
+            raise ValueError("the opponent pool is empty")
+        return pool
+
+    def add(self, group: str, name: str, player: Player, weight: float = 1.0) -> None:
+        """Add a member (e.g. a frozen snapshot to ``self``), dropping the oldest beyond ``max_size``."""
+        g = self.groups.setdefault(group, _Group(weight))
+        g.players.append((name, player))
+        del g.players[: max(0, len(g.players) - self.max_size)]
+
+    def sample(self, rng: np.random.Generator) -> tuple[str, Player]:
+        groups = [g for g in self.groups.values() if g.players]
+        if not groups:
+            raise RuntimeError("no opponent available yet (only an empty 'self' group)")
+        w = np.array([g.weight for g in groups])
+        g = groups[int(rng.choice(len(groups), p=w / w.sum()))]
+        if len(g.players) > 1 and rng.random() >= self.latest_prob:
+            return g.players[int(rng.integers(len(g.players)))]
+        return g.players[-1]
+
+    def __len__(self) -> int:
+        return sum(len(g.players) for g in self.groups.values())

@@ -1,0 +1,260 @@
+"""The single-agent Gymnasium view of an eightfold game, for sb3-contrib ``MaskablePPO``.
+
+One seat is the learner's; every other seat is played inside :meth:`SingleAgentEnv.step`
+by a player drawn per episode from an :class:`~training.players.OpponentPool` (bots,
+frozen policies, or a weighted mix). So every transition - and every reward - belongs to
+the learner's seat:
+
+* the reward of a step is the change of ``state.returns()[seat]`` from the learner's
+  action up to its next decision (rewards paid while opponents move included);
+* the episode ends for the learner when the game ends - also on an opponent's move, with
+  the learner's own final reward - or when the learner is eliminated;
+* the rewards of an episode therefore sum to the learner's final return, always.
+
+This is exactly what the PettingZoo SB3 tutorial wrapper gets wrong: it returns the
+cumulative reward of ``agent_selection`` *after* the step, i.e. of the next agent, so a
+game lost on the opponent's move is credited to the wrong side. Here the seat is fixed
+for the episode and rewards are read by seat, never by "who moves next".
+
+Observations are ``game.observe(state, seat)`` (the same array the AEC env puts under
+``"observation"``), masks are ``state.legal_mask()`` (its ``"action_mask"``).
+
+    env = SingleAgentEnv(game, OpponentPool.from_specs(game, ["random"], bots))
+    obs, info = env.reset(seed=0)              # options={"seat": 1} pins the seat
+    obs, r, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+Seats: ``seat=None`` (default) draws the learner's seat uniformly per episode; an int pins
+it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is played by
+``partner`` (a player, or a pool to sample from; default: the opponent pool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from envs.core.game import Game, GameState
+from training.players import OpponentPool, Player
+
+_MAX_REDEALS = 100
+
+
+def team_seats(game: Game[Any, Any], seat: int) -> frozenset[int]:
+    """``seat`` and its partner in a 2v2 game (partners sit opposite), else just ``seat``."""
+    if bool(getattr(game.config, "teams", False)) and game.num_players == 4:
+        return frozenset({seat, (seat + 2) % 4})
+    return frozenset({seat})
+
+
+def placement(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()) -> float:
+    """1 = best; ties share the mean of their places. Partners (``team``) are not rivals."""
+    mine = returns[seat]
+    rivals = [r for s, r in enumerate(returns) if s != seat and s not in team]
+    above = sum(1 for r in rivals if r > mine + 1e-9)
+    tied = sum(1 for r in rivals if abs(r - mine) <= 1e-9)
+    return 1.0 + above + 0.5 * tied
+
+
+def outcome(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()) -> str:
+    """``"win"`` (strict best of the table), ``"draw"`` (shared best) or ``"loss"``.
+
+    Solo games (one seat): a positive return is a win, zero a draw, negative a loss.
+    """
+    if len(returns) == 1:
+        r = float(returns[0])
+        return "win" if r > 1e-9 else ("draw" if r >= -1e-9 else "loss")
+    place = placement(returns, seat, team)
+    if place == 1.0:
+        return "win"
+    mine = returns[seat]
+    rivals = [r for s, r in enumerate(returns) if s != seat and s not in team]
+    return "draw" if rivals and mine >= max(rivals) - 1e-9 else "loss"
+
+
+class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
+    """See the module docstring."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        opponents: OpponentPool | None = None,
+        *,
+        seat: int | None = None,
+        partner: Player | OpponentPool | None = None,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        n = game.num_players
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"seat must be in [0, {n - 1}] or None (random per episode), got {seat}")
+        if opponents is None and n > 1:
+            raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.game = game
+        self.opponents = opponents
+        self.partner = partner
+        self.fixed_seat = seat
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        lo, hi = game.observation_bounds
+        self.observation_space = spaces.Box(lo, hi, shape=tuple(game.observation_shape), dtype=np.float32)
+        self.action_space = spaces.Discrete(game.num_actions)
+        self._rng = np.random.default_rng()
+        self._state: GameState | None = None
+        self.seat = 0
+        self.players: dict[int, tuple[str, Player]] = {}
+        self._paid = 0.0
+        self._done = True
+
+    # ------------------------------------------------------------------ access
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (``bool[num_actions]``); for MaskablePPO."""
+        if self._state is None or self._done:
+            return np.ones(self.game.num_actions, dtype=bool)  # never used to act
+        return self._state.legal_mask().astype(bool)
+
+    def add_opponent(self, group: str, name: str, player: Player) -> None:
+        """Add a member to the opponent pool (self-play snapshots arrive this way)."""
+        if self.opponents is None:
+            raise RuntimeError("this env has no opponent pool")
+        self.opponents.add(group, name, player)
+
+    def add_policy_opponent(self, path: str, group: str = "self") -> None:
+        """Load a saved model as a frozen opponent (called through ``VecEnv.env_method``)."""
+        from training.players import PolicyPlayer
+
+        self.add_opponent(group, path, PolicyPlayer.load(path, self.game))
+
+    # ------------------------------------------------------------------- reset
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:  # own stream for seats and opponents, apart from the deal
+            self._rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+        opts: dict[str, Any] = dict(options or {})
+        seat_opt = opts.pop("seat", None)
+        for attempt in range(_MAX_REDEALS):
+            # the first game of reset(seed=s) is dealt exactly like the AEC env's reset(seed=s)
+            deal_seed = seed if seed is not None and attempt == 0 else int(self._rng.integers(2**63 - 1))
+            self._state = self.game.new_initial_state(np.random.default_rng(deal_seed), opts or None)
+            self.seat = self._choose_seat(seat_opt)
+            self._seat_players()
+            self._paid = 0.0
+            self._done = False
+            self._play_others()
+            if not self._learner_out():
+                return self._obs(), self._info()
+        raise RuntimeError(f"the game ended before seat {self.seat} could move in {_MAX_REDEALS} deals")
+
+    def _choose_seat(self, seat_opt: Any) -> int:
+        n = self.game.num_players
+        seat = seat_opt if seat_opt is not None else self.fixed_seat
+        if seat is None:
+            return int(self._rng.integers(n))
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"option seat must be in [0, {n - 1}], got {seat!r}")
+        return seat
+
+    def _seat_players(self) -> None:
+        team = team_seats(self.game, self.seat)
+        self.players = {}
+        for s in range(self.game.num_players):
+            if s == self.seat:
+                continue
+            source = self.partner if (s in team and self.partner is not None) else self.opponents
+            if isinstance(source, OpponentPool):
+                self.players[s] = source.sample(self._rng)
+            elif source is not None:
+                self.players[s] = ("partner", source)
+
+    # -------------------------------------------------------------------- step
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        state = self.state
+        a = int(action)
+        if not 0 <= a < self.game.num_actions or not state.legal_mask()[a]:
+            # as PettingZoo's TerminateIllegalWrapper: the episode ends, the mover is penalised
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), self.illegal_reward, True, False, info
+        state.apply(a)
+        self._play_others()
+        now = float(state.returns()[self.seat])
+        reward, self._paid = now - self._paid, now
+        out = self._learner_out()
+        truncated = out and state.is_terminal() and state.is_truncated()
+        terminated = out and not truncated
+        self._done = out
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def _learner_out(self) -> bool:
+        state = self.state
+        return state.is_terminal() or self.seat in state.eliminated()
+
+    def _play_others(self) -> None:
+        """Let the other seats move until the learner must decide or is out."""
+        state = self.state
+        for _ in range(self.game.max_game_length + 1):
+            if self._learner_out():
+                return
+            p = state.current_player()
+            if p == self.seat:
+                return
+            state.apply(int(self.players[p][1].act(state, p, self._rng)))
+        raise RuntimeError("opponents exceeded the game's max_game_length")
+
+    # ------------------------------------------------------------ observation
+    def _obs(self) -> np.ndarray:
+        return np.asarray(self.game.observe(self.state, self.seat), dtype=np.float32)
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"seat": self.seat, "opponents": {s: n for s, (n, _) in self.players.items()}}
+        state = self.state
+        if self._learner_out():
+            returns = np.asarray(state.returns(), dtype=np.float64)
+            team = team_seats(self.game, self.seat)
+            if state.is_terminal():
+                info["placement"] = placement(returns, self.seat, team)
+                info["outcome"] = outcome(returns, self.seat, team)
+            else:  # eliminated while the others play on: behind everyone still in
+                alive = set(range(self.game.num_players)) - set(state.eliminated()) - team
+                info["placement"] = 1.0 + len(alive)
+                info["outcome"] = "loss"
+            info["return"] = float(returns[self.seat])
+        return info
+
+    def render(self) -> Any:
+        if self.render_mode != "ansi":
+            return None
+        return self.game.render_ansi(self.state)
+
+
+def make_single_agent_env(
+    game: Game[Any, Any],
+    opponents: list[str] | Mapping[str, float],
+    bots: Mapping[str, Any],
+    seat: int | None = None,
+    partner: str | None = None,
+) -> SingleAgentEnv:
+    """Build the view from specs: ``opponents=["random", "heuristic"]``, ``partner="heuristic"``."""
+    from training.players import make_player
+
+    pool = OpponentPool.from_specs(game, opponents, bots) if game.num_players > 1 else None
+    mate = make_player(game, partner, bots) if partner else None
+    return SingleAgentEnv(game, pool, seat=seat, partner=mate)
