@@ -85,7 +85,7 @@ def _bool(v: Any, name: str) -> bool:
 def state_from_dict(d: Mapping[str, Any]) -> State:
     try:
         return _from_dict(d)
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+    except (KeyError, TypeError, IndexError, AttributeError, OverflowError) as exc:
         raise ValueError(f"malformed Octi state dict: {type(exc).__name__}: {exc}") from exc
 
 

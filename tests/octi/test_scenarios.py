@@ -144,7 +144,7 @@ def test_s05_no_legal_action_loses() -> None:
            "step e6 N", "prong b7 NE", "prong b7 NW", "prong c7 NE", "prong c7 NW", "prong d7 NE",
            "prong d7 NW", "prong e7 NE", "prong e7 NW"]
     st = new()
-    for b, r in zip(black, red):
+    for b, r in zip(black[:16], red, strict=True):
         st.play(b, r)
     assert st.supply[1] == 0 and not st.is_terminal()
     st.play(black[16])
