@@ -1,0 +1,224 @@
+"""The rules engine of OTTO Game Over (spec ``rules/otto_game_over.md``).
+
+``Config`` holds the parameters of spec §6; ``State`` the whole position. The work is
+split over small modules: :mod:`geometry` (tiles, frame, tracing), :mod:`scoring`
+(what a placement would close), :mod:`flow` (turns, matches, the game), :mod:`cards`
+(secret cards) and :mod:`position` (the position schema of ``reset`` / ``snapshot``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.config import check_bool, check_choice, check_int
+from envs.core.game import TERMINAL, GameState
+from envs.otto_game_over import actions as A
+from envs.otto_game_over import cards, flow, notation, position
+from envs.otto_game_over.geometry import ADJ, DARK, NO_TILE, Z0
+from envs.otto_game_over.scoring import SlotView
+
+CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
+PHASE_NAMES = ("card", "kidnap", "place", "infinity", "over")
+_ROTS = np.arange(4)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Parameters of spec §6."""
+
+    num_players: int = field(default=2, metadata={"help": "1 (solo mode), 2, 3 or 4"})
+    teams: bool = field(default=False, metadata={"help": "2v2 teams (needs num_players=4)"})
+    secret_cards: bool = field(default=True, metadata={"help": "False = trial run without cards (OGO-59)"})
+    blind: bool = field(default=False, metadata={"help": "every match under blind-match rules (OGO-53)"})
+    head_in_the_clouds: bool = field(
+        default=False, metadata={"help": "must-score / must-8 not enforced (OGO-58)"}
+    )
+    episode: str = field(default="game", metadata={"help": "'game' (to target_score) or 'match' (one match)"})
+    target_score: int = field(default=24, metadata={"help": "game total that ends the game (OGO-52)"})
+    max_matches: int = field(default=30, metadata={"help": "regular matches before truncation"})
+    eight_lobes: str = field(
+        default="round", metadata={"help": "'round' or 'round_or_square': lobes of an 8 (OGO-06)"}
+    )
+
+    def __post_init__(self) -> None:
+        check_choice("num_players", self.num_players, (1, 2, 3, 4))
+        check_bool("teams", self.teams)
+        check_bool("secret_cards", self.secret_cards)
+        check_bool("blind", self.blind)
+        check_bool("head_in_the_clouds", self.head_in_the_clouds)
+        check_choice("episode", self.episode, ("game", "match"))
+        check_int("target_score", self.target_score, 1, 10_000)
+        check_int("max_matches", self.max_matches, 1, 10_000)
+        check_choice("eight_lobes", self.eight_lobes, ("round", "round_or_square"))
+        if self.teams and self.num_players not in (1, 4):
+            raise ValueError(f"teams=True needs num_players=4, got num_players={self.num_players}")
+
+    @property
+    def solo(self) -> bool:
+        return self.num_players == 1
+
+    @property
+    def team_play(self) -> bool:
+        return self.teams and self.num_players == 4
+
+
+class State(GameState):
+    """A position of OTTO Game Over: board, tiles, cards, markers, totals and the RNG."""
+
+    def __init__(self, config: Config, rng: np.random.Generator) -> None:
+        self.config = config
+        self.rng = rng
+        n = config.num_players
+        self.n = n
+        self.team = tuple(s % 2 for s in range(n)) if config.team_play else tuple(range(n))
+        self.n_teams = 2 if config.team_play else n
+        flow.clear_game(self)
+        self._mask: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ views
+    @property
+    def cards_on(self) -> bool:
+        """Secret cards are in play in the current match (OGO-33, OGO-59)."""
+        c = self.config
+        return c.secret_cards and not c.blind and not c.solo and not self.tiebreak
+
+    @property
+    def blind_match(self) -> bool:
+        """The current match is played blind (no table tiles, draw and place)."""
+        return self.config.blind or self.tiebreak or self.config.solo
+
+    def marker_points(self, team: int) -> int:
+        return sum((1, 2, 4)[shape] for (shape, _v), owner in self.shapes.items() if owner == team)
+
+    def occupied(self) -> np.ndarray:
+        return np.array([d >= 0 for d in self.design], dtype=np.int8)
+
+    def placeable(self) -> tuple[bool, bool]:
+        """(drawn, table): which held tile may be placed this turn (OGO-03, 10, 14, 15, 18, 53)."""
+        drawn, table = self.drawn, self.tables[self.to_move]
+        drawn_ok = 0 <= drawn < DARK
+        table_ok = 0 <= table < DARK and not self.blind_match and drawn != Z0
+        return drawn_ok, table_ok
+
+    # ------------------------------------------------------------------ flow
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.actor
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def returns(self) -> np.ndarray:
+        return np.array(self.final, dtype=np.float64)
+
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask.copy()
+
+    def _compute_mask(self) -> np.ndarray:
+        mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
+        if self.phase == PLACE:
+            for idx in self.placement_indices():
+                mask[idx] = 1
+        elif self.phase == CARD:
+            mask[A.NO_CARD] = 1
+            mask[cards.card_indices(self)] = 1
+        elif self.phase == KIDNAP:
+            mask[cards.kidnap_indices(self)] = 1
+        elif self.phase == INFINITY:
+            mask[A.KEEP_INFINITY] = 1
+            hand = self.hands[self.actor]
+            mask[A.CARD_INFINITY] = A.INFINITY in hand
+            mask[A.JOKER_INFINITY] = A.JOKER in hand
+        return mask
+
+    def placement_outcomes(self) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+        """Per placeable tile: (t, candidate squares, points[m,4], closes_8[m,4])."""
+        occ = self.occupied()
+        cands = np.flatnonzero((occ == 0) & (ADJ @ occ > 0))
+        view = SlotView(self.near, self.far, self.design, self.rot, self.config.eight_lobes != "round")
+        out = []
+        tiles = (self.drawn, self.tables[self.to_move])
+        for t, ok in enumerate(self.placeable()):
+            if ok:
+                points, eight = view.outcomes(tiles[t], cands)
+                out.append((t, cands, points, eight))
+        return out
+
+    def placement_indices(self) -> list[np.ndarray]:
+        """OGO-01/02/11/12/14/58: the legal placement indices, one array per tile."""
+        outs = self.placement_outcomes()
+        free = self.config.head_in_the_clouds or self.drawn == Z0
+        any8 = not free and any(e.any() for _t, _c, _p, e in outs)
+        anyscore = not free and any((p > 0).any() for _t, _c, p, _e in outs)
+        result = []
+        for t, cands, points, eight in outs:
+            idx = 100 * t + 4 * cands[:, None] + _ROTS[None, :]
+            if any8:
+                idx = idx[eight]
+            elif anyscore:
+                idx = idx[points > 0]
+            result.append(idx.reshape(-1))
+        return result
+
+    def apply(self, action: int) -> None:
+        if self.phase == OVER:
+            raise ValueError("the game is over: no action is legal")
+        if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < A.N_ACTIONS:
+            raise ValueError(f"action must be an int in [0, {A.N_ACTIONS}), got {action!r}")
+        a = int(action)
+        if not self.legal_mask()[a]:
+            raise ValueError(f"illegal action {a} ({self.action_to_string(a)}) in phase {PHASE_NAMES[self.phase]}")
+        self._mask = None
+        if self.phase == PLACE:
+            flow.place(self, a)
+        elif self.phase == CARD:
+            cards.play_card(self, a)
+        elif self.phase == KIDNAP:
+            cards.play_kidnapped(self, a)
+        else:
+            flow.answer_infinity(self, a)
+
+    # ----------------------------------------------------------- (de)serialising
+    def clone(self) -> State:
+        new = State.__new__(State)
+        d = self.__dict__.copy()
+        for key in ("design", "rot", "tower", "discarded", "tables", "deck", "removed", "totals",
+                    "match_scores", "saved", "final", "winners"):
+            d[key] = list(d[key])
+        d["hands"] = [list(h) for h in self.hands]
+        d["supply"] = [list(s) for s in self.supply]
+        d["shapes"] = dict(self.shapes)
+        d["near"] = self.near.copy()
+        d["far"] = self.far.copy()
+        from envs.core.game import clone_rng
+
+        d["rng"] = clone_rng(self.rng)
+        new.__dict__.update(d)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        return position.state_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
+        return position.state_from_dict(d)
+
+    def snapshot(self) -> dict[str, Any]:
+        return position.dump(self)
+
+    # --------------------------------------------------------------- notation
+    def action_to_string(self, action: int) -> str:
+        """Spec §8: the canonical string of any index (``illegal <index>`` out of range)."""
+        return notation.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """Spec §8: the index of a well-formed action string (legal or not)."""
+        return notation.string_to_action(text)
