@@ -20,6 +20,9 @@ k = (seat - me) mod N, k = 0 is ``me``, padded to 8 seats:
 
 from __future__ import annotations
 
+import struct
+from functools import lru_cache
+
 import numpy as np
 
 from envs.over_and_out.cards import (
@@ -40,31 +43,56 @@ MAX_SEATS = 8
 
 def observe(state: State, me: int) -> np.ndarray:
     """The observation of seat ``me`` (only what that player knows at the table)."""
-    obs = [0.0] * OBS_SIZE
-    for k in state.hands[me] if state.chips[me] else ():
-        obs[k] += 0.25
-    obs[TOTAL] = state.total / 66.0
-    obs[LIMIT + TIPTOP_INDEX[state.tiptop]] = 1.0
-    for v in state.tiptop_pile:
-        obs[TIPTOP_LEFT + TIPTOP_INDEX[v]] = 1.0
-    played, inv = state.play_pile, _inverse_counts(state.config.counts)
-    for k in range(NUM_KINDS):
-        if played[k]:
-            obs[PLAYED + k] = played[k] * inv[k]
-    obs[DRAW] = len(state.draw_pile) * inv[NUM_KINDS]
-    obs[DIRECTION] = 1.0 if state.direction < 0 else 0.0
-    n, chips, dealer = state.n, state.chips, state.dealer
+    inv = _inverse_counts(state.config.counts)
+    played = state.play_pile
+    rp = state.round_plays
+    obs = [
+        *(_hand_part(tuple(state.hands[me])) if state.chips[me] else _NO_HAND),
+        state.total / 66.0,
+        *_tiptop_part(state.tiptop, tuple(state.tiptop_pile)),
+        *[played[k] * inv[k] for k in range(NUM_KINDS)],
+        len(state.draw_pile) * inv[NUM_KINDS],
+        1.0 if state.direction < 0 else 0.0,
+        *_seats_part(tuple(state.chips), state.dealer, me),
+        1.0 if rp >= 100 else rp / 100.0,
+    ]
+    # struct + bytearray: a writable float32 array ~30% faster than np.array(list)
+    return np.frombuffer(bytearray(_PACK.pack(*obs)), dtype=np.float32)
+
+
+_NO_HAND = (0.0,) * NUM_KINDS
+_PACK = struct.Struct(f"<{OBS_SIZE}f")
+
+
+@lru_cache(maxsize=4096)
+def _hand_part(hand: tuple[int, ...]) -> tuple[float, ...]:
+    part = [0.0] * NUM_KINDS
+    for k in hand:
+        part[k] += 0.25
+    return tuple(part)
+
+
+@lru_cache(maxsize=1024)
+def _tiptop_part(limit: int, pile: tuple[int, ...]) -> tuple[float, ...]:
+    part = [0.0] * 10
+    part[TIPTOP_INDEX[limit]] = 1.0
+    for v in pile:
+        part[5 + TIPTOP_INDEX[v]] = 1.0
+    return tuple(part)
+
+
+@lru_cache(maxsize=8192)
+def _seats_part(chips: tuple[int, ...], dealer: int, me: int) -> tuple[float, ...]:
+    part = [0.0] * (3 * MAX_SEATS)
+    n = len(chips)
     for k in range(n):
         seat = (me + k) % n
-        c = chips[seat]
-        if c:
-            obs[SEATS + 3 * k] = 1.0
-            obs[SEATS + 3 * k + 1] = c * 0.25
+        if chips[seat]:
+            part[3 * k] = 1.0
+            part[3 * k + 1] = chips[seat] * 0.25
         if seat == dealer:
-            obs[SEATS + 3 * k + 2] = 1.0
-    rp = state.round_plays
-    obs[ROUND_PLAYS] = 1.0 if rp >= 100 else rp / 100.0
-    return np.array(obs, dtype=np.float32)
+            part[3 * k + 2] = 1.0
+    return tuple(part)
 
 
 _INVERSES: dict[tuple[int, ...], tuple[float, ...]] = {}
