@@ -1,0 +1,149 @@
+"""Observation and action encoding of OTTO Game Over (the layout is documented in ``env.py``).
+
+The action codec is :mod:`notation` (strings) over :mod:`actions` (index layout); this
+module re-exports it and builds the observation vector.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.otto_game_over.geometry import MARKERS_PER_TEAM, NO_TILE
+from envs.otto_game_over.notation import (
+    ACTION_OF_STRING,
+    ACTION_STRINGS,
+    action_to_string,
+    string_to_action,
+)
+
+if TYPE_CHECKING:
+    from envs.otto_game_over.rules import State
+
+__all__ = ["ACTION_OF_STRING", "ACTION_STRINGS", "BLOCKS", "OBS_SIZE", "action_to_string", "observe",
+           "string_to_action"]
+
+#: (name, size) of each block of the flat observation, in order
+BLOCKS: tuple[tuple[str, int], ...] = (
+    ("board", 13 * 25),  # plane*25 + square: empty, design one-hot (8), orientation one-hot (4)
+    ("vertices", 15 * 36),  # plane*36 + vertex: marker kind(3) x owner team(4 rel), unclaimed kind(3)
+    ("drawn", 10),  # tile drawn this turn (public): none, dark, Z0..G16
+    ("tables", 4 * 10),  # table tile of each seat (relative), same one-hot
+    ("tower", 9),  # tiles left in the tower per kind (Z0..G16, dark) / 4
+    ("markers", 4 * 3),  # markers left per team (relative): small/4, big/4, square/3
+    ("totals", 4),  # game totals per team (relative) / target_score, clipped to 1
+    ("my_cards", 9),  # my cards by kind / 4
+    ("partner_cards", 9),  # the 2v2 partner's cards by kind / 4 (zero otherwise)
+    ("cards_held", 4),  # number of cards held per seat (relative) / 8, clipped
+    ("deck", 1),  # cards left in the deck / 33
+    ("removed", 9),  # cards shown and out of the game, by kind / 4
+    ("phase", 4),  # card, kidnap, place, infinity
+    ("kidnapped", 9),  # the kidnapped card to play (KIDNAP phase)
+    ("flags", 4),  # extra turn, blind match, tie-break match, solo
+    ("to_move", 4),  # seat whose turn it is (relative)
+    ("actor", 4),  # seat deciding now (relative)
+    ("creator", 4),  # creator of the 8 in the INFINITY phase (relative)
+    ("saved", 4),  # teams already saved by an Infinity (relative)
+    ("misc", 4),  # time travel pending, matches / max_matches, an 8 closed (solo), unclaimed / 8
+    ("match_scores", 4),  # last finished match's score per team (relative) / 32
+)
+OFFSET: dict[str, int] = {}
+_o = 0
+for _name, _size in BLOCKS:
+    OFFSET[_name] = _o
+    _o += _size
+OBS_SIZE = _o
+_SQ = np.arange(25)
+
+
+def _tile_code(x: int) -> int:
+    return 0 if x == NO_TILE else (1 if x == 8 else 2 + x)
+
+
+def observe(st: State, seat: int) -> np.ndarray:
+    """The egocentric observation of ``seat`` (see ``BLOCKS``); nothing hidden from it."""
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    n, nt = st.n, st.n_teams
+    my_team = st.team[seat]
+    d = np.array(st.design)
+    occ = d >= 0
+    obs[_SQ[~occ]] = 1.0
+    obs[(1 + d[occ]) * 25 + _SQ[occ]] = 1.0
+    obs[(9 + np.array(st.rot)[occ]) * 25 + _SQ[occ]] = 1.0
+    base = OFFSET["vertices"]
+    unclaimed = 0
+    for (shape, v), owner in st.shapes.items():
+        if owner < 0:
+            obs[base + (12 + shape) * 36 + v] = 1.0
+            unclaimed += 1
+        else:
+            obs[base + (shape * 4 + (owner - my_team) % nt) * 36 + v] = 1.0
+    obs[OFFSET["drawn"] + _tile_code(st.drawn)] = 1.0
+    for s in range(n):
+        rel = (s - seat) % n
+        obs[OFFSET["tables"] + rel * 10 + _tile_code(st.tables[s])] = 1.0
+        obs[OFFSET["cards_held"] + rel] = min(len(st.hands[s]) / 8, 1.0)
+    if st.tower:
+        counts = np.bincount(np.array(st.tower), minlength=9)
+        obs[OFFSET["tower"] : OFFSET["tower"] + 9] = np.minimum(counts / 4, 1.0)
+    for t in range(nt):
+        rel = (t - my_team) % nt
+        for k in range(3):
+            obs[OFFSET["markers"] + rel * 3 + k] = st.supply[t][k] / MARKERS_PER_TEAM[k]
+        obs[OFFSET["totals"] + rel] = min(st.totals[t] / st.config.target_score, 1.0)
+        obs[OFFSET["match_scores"] + rel] = min(st.match_scores[t] / 32, 1.0)
+        obs[OFFSET["saved"] + rel] = st.saved[t] and st.phase == 3
+    _cards(obs, st.hands[seat], OFFSET["my_cards"])
+    if st.config.team_play:
+        _cards(obs, st.hands[(seat + 2) % 4], OFFSET["partner_cards"])
+    obs[OFFSET["deck"]] = len(st.deck) / 33
+    obs[OFFSET["removed"] : OFFSET["removed"] + 9] = np.minimum(np.array(st.removed) / 4, 1.0)
+    _state_blocks(obs, st, seat, unclaimed)
+    return obs
+
+
+def _cards(obs: np.ndarray, hand: list[int], base: int) -> None:
+    for c in hand:
+        obs[base + c] = min(obs[base + c] + 0.25, 1.0)
+
+
+def _state_blocks(obs: np.ndarray, st: State, seat: int, unclaimed: int) -> None:
+    n = st.n
+    if st.phase < 4:
+        obs[OFFSET["phase"] + st.phase] = 1.0
+        obs[OFFSET["to_move"] + (st.to_move - seat) % n] = 1.0
+        obs[OFFSET["actor"] + (st.actor - seat) % n] = 1.0
+    if st.kidnapped >= 0:
+        obs[OFFSET["kidnapped"] + st.kidnapped] = 1.0
+    f = OFFSET["flags"]
+    obs[f] = st.extra_turn
+    obs[f + 1] = st.blind_match
+    obs[f + 2] = st.tiebreak
+    obs[f + 3] = st.config.solo
+    if st.phase == 3:
+        obs[OFFSET["creator"] + (st.inf_creator - seat) % n] = 1.0
+    m = OFFSET["misc"]
+    obs[m] = st.tt_pending
+    obs[m + 1] = min(st.matches / st.config.max_matches, 1.0)
+    obs[m + 2] = st.solo_eights > 0
+    obs[m + 3] = min(unclaimed / 8, 1.0)
+
+
+def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> State:
+    """Re-deal what ``seat`` cannot see: tower order, deck order, other players' cards."""
+    new = st.clone()
+    new.tower = [int(x) for x in rng.permutation(new.tower)]
+    partner = (seat + 2) % 4 if st.config.team_play else seat
+    hidden = [s for s in range(st.n) if s not in (seat, partner)]
+    pool = list(new.deck) + [c for s in hidden for c in new.hands[s]]
+    pool = [int(x) for x in rng.permutation(np.array(pool, dtype=np.int64))]
+    for s in hidden:
+        k = len(new.hands[s])
+        new.hands[s] = sorted(pool[:k])
+        pool = pool[k:]
+    new.deck = pool
+    new.rng = np.random.default_rng(int(rng.integers(2**63)))
+    new._mask = None
+    return new
+

@@ -1,0 +1,114 @@
+"""``OttoGameOverGame``: the facts and stateless functions of OTTO Game Over."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.game import Game
+from envs.otto_game_over import actions as A
+from envs.otto_game_over import encode, flow, position
+from envs.otto_game_over.rules import Config, State
+
+OPTION_KEYS = ("position",)
+
+
+class OttoGameOverGame(Game[Config, State]):
+    """OTTO Game Over under one :class:`Config`."""
+
+    name: ClassVar[str] = "otto_game_over"
+    config_class: ClassVar[type[Any]] = Config
+    test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"episode": "match"},
+        {"target_score": 8},
+        {"num_players": 3, "episode": "match"},
+        {"num_players": 4, "target_score": 6},
+        {"num_players": 4, "teams": True, "target_score": 8},
+        {"num_players": 1},
+        {"blind": True, "target_score": 8},
+        {"secret_cards": False, "episode": "match", "head_in_the_clouds": True},
+        {"eight_lobes": "round_or_square", "episode": "match", "num_players": 3},
+        {"target_score": 4, "max_matches": 2},
+        {},
+    )
+    golden_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"num_players": 4, "teams": True, "episode": "match"},
+        {"num_players": 1},
+        {"blind": True, "episode": "match"},
+    )
+
+    # ---------------------------------------------------------------- facts
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return A.N_ACTIONS
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (encode.OBS_SIZE,)
+
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        if self.config.solo:
+            return (-1.0, (24 + 8 + 2 * 24) / flow.MAX_MATCH_SCORE)
+        return (-1.0, 1.0)
+
+    @property
+    def zero_sum(self) -> bool:
+        return not self.config.solo
+
+    @property
+    def max_game_length(self) -> int:
+        """A loose bound: per match at most ~ (24 placements + 4 dark skips + tower-empty
+        rounds) turns of two decisions, plus kidnaps and Infinity answers; the tie-break match
+        and card-driven extras (33 cards) on top."""
+        n = self.config.num_players
+        matches = 1 if self.config.episode == "match" or self.config.solo else self.config.max_matches + 1
+        per_match = 2 * (24 + 8 + n * (n + 34)) + n
+        return matches * per_match + 4 * 33
+
+    # ------------------------------------------------------------- functions
+    def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        if options is not None:
+            if not isinstance(options, Mapping):
+                raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+            unknown = sorted(set(options) - set(OPTION_KEYS))
+            if unknown:
+                raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(OPTION_KEYS)}")
+            if "position" in options:
+                return position.load(self.config, rng, options["position"])
+        state = State(self.config, rng)
+        flow.new_game(state)
+        return state
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        return encode.observe(state, seat)
+
+    def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
+        return encode.resample_hidden(state, seat, rng)
+
+    def infos(self, state: State, seat: int) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "match_scores": list(state.match_scores),
+            "totals": list(state.totals),
+            "winners": list(state.winners),
+        }
+        if self.config.solo:
+            info["solo_score"] = state.match_scores[0]
+        return info
+
+    def render_ansi(self, state: State) -> str:
+        from envs.otto_game_over.render import render_ansi
+
+        return render_ansi(state)
+
+    def render_rgb(self, state: State) -> np.ndarray:
+        from envs.otto_game_over.render import render_rgb
+
+        return render_rgb(state)
