@@ -1,0 +1,174 @@
+"""The Ray RLlib backend (``training/rllib``): the multi-agent env, a few PPO iterations on
+a local Ray instance, and games played by the trained policy (legal actions only).
+
+Skipped without the ``rllib`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+from envs.core.registry import get_game  # noqa: E402
+from tests.training.conftest import TOY_BOTS, first_two_player_game  # noqa: E402
+from tests.training.toy_game import ToyGame  # noqa: E402
+from training.rllib.env import EightfoldMultiAgentEnv  # noqa: E402
+from training.rllib.policy import RLlibPolicy, is_rllib_spec  # noqa: E402
+from training.rllib.train import add_backend_args, train_rllib, training_kwargs  # noqa: E402
+
+TINY = {"ppo": {"n_steps": 128, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_arch": [32]}}}
+
+
+def _random_episode(env: EightfoldMultiAgentEnv, seed: int) -> tuple[dict[str, float], int]:
+    """Play one episode with random legal actions; per-agent reward sums and env steps."""
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    totals: dict[str, float] = {}
+    steps = 0
+    while True:
+        to_act = [a for a, o in obs.items() if o["action_mask"].any()]
+        assert len(to_act) == 1, f"exactly one agent must be asked to act, got {to_act}"
+        agent = to_act[0]
+        assert env.observation_spaces[agent].contains(obs[agent])
+        legal = np.flatnonzero(obs[agent]["action_mask"])
+        obs, rewards, terms, truncs, _ = env.step({agent: int(rng.choice(legal))})
+        steps += 1
+        for a, r in rewards.items():
+            totals[a] = totals.get(a, 0.0) + r
+        if terms["__all__"] or truncs["__all__"]:
+            assert set(obs) <= set(env.possible_agents)
+            return totals, steps
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_rewards_reach_every_agent(num_players: int) -> None:
+    """Eliminations mid-game and the terminal reward reach the agents who did not move last:
+    each agent's reward sum is its final engine return."""
+    env = EightfoldMultiAgentEnv({"game_class": ToyGame, "params": {"num_players": num_players}})
+    for seed in range(10):
+        totals, _ = _random_episode(env, seed)
+        returns = env.state.returns()
+        for seat, agent in enumerate(env.possible_agents):
+            assert totals.get(agent, 0.0) == pytest.approx(returns[seat])
+
+
+def test_eliminated_agent_terminated_once() -> None:
+    env = EightfoldMultiAgentEnv({"game_class": ToyGame, "params": {"num_players": 3}})
+    obs, _ = env.reset(seed=1)
+    done: set[str] = set()
+    while True:
+        agent = next(a for a, o in obs.items() if o["action_mask"].any())
+        obs, _, terms, truncs, _ = env.step({agent: 2})
+        newly = {a for a, t in terms.items() if t and a != "__all__"}
+        assert not newly & done, "an agent was terminated twice"
+        assert not (set(obs) - {a for a in obs if obs[a]["action_mask"].any()}) - newly or terms["__all__"]
+        done |= newly
+        if terms["__all__"] or truncs["__all__"]:
+            break
+    assert done, "the 3-player toy game eliminates someone before the end"
+
+
+def test_bot_opponent_only_learner_in_obs() -> None:
+    env = EightfoldMultiAgentEnv(
+        {"game_class": ToyGame, "params": {"num_players": 3}, "opponent": "random", "bots": TOY_BOTS}
+    )
+    for seed in range(10):
+        totals, _ = _random_episode(env, seed)
+        assert len(totals) == 1, "only the learning seat is an RLlib agent"
+        ((agent, total),) = totals.items()
+        assert total == pytest.approx(env.state.returns()[env.possible_agents.index(agent)])
+
+
+def test_sb3_hyperparameters_translated() -> None:
+    kw = training_kwargs({"ppo": {"learning_rate": 1e-3, "n_steps": 64, "n_envs": 4, "batch_size": 32}}, 1)
+    assert kw["lr"] == 1e-3 and kw["train_batch_size_per_learner"] == 256 and kw["minibatch_size"] == 32
+    assert training_kwargs({"rllib": {"lr": 5e-5}}, 1)["lr"] == 5e-5
+
+
+# ------------------------------------------------------------------ training on Ray
+GAME = first_two_player_game()
+needs_game = pytest.mark.skipif(GAME is None, reason="no real game installed yet")
+
+
+def _args(env: str, run_dir: Path, *extra: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("env")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--run-dir", dest="run_dir")
+    add_backend_args(parser)
+    return parser.parse_args([env, "--run-dir", str(run_dir), "--num-cpus", "2", *extra])
+
+
+@pytest.fixture(scope="module")
+def ray_local() -> Any:
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def trained_run(ray_local: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    assert GAME is not None
+    name, params = GAME
+    run_dir = tmp_path_factory.mktemp("rllib") / "run"
+    return train_rllib(_args(name, run_dir, "--iterations", "2"), params, TINY)
+
+
+@needs_game
+def test_train_writes_a_loadable_run(trained_run: Path) -> None:
+    assert is_rllib_spec(str(trained_run)) and is_rllib_spec(str(trained_run / "checkpoint"))
+    assert (trained_run / "progress.json").is_file()
+    policy = RLlibPolicy.load(trained_run)
+    assert policy.game.num_actions > 0
+
+
+@needs_game
+def test_trained_policy_plays_only_legal_actions(trained_run: Path) -> None:
+    """Full games against random through the PettingZoo env (an illegal move would end the
+    game with -1 under TerminateIllegalWrapper: checked against the mask at every step)."""
+    assert GAME is not None
+    name, params = GAME
+    policy = RLlibPolicy.load(trained_run)
+    rng = np.random.default_rng(0)
+    for game_index in range(6):
+        env = get_game(name).env(**params)
+        env.reset(seed=game_index)
+        learner = env.possible_agents[game_index % len(env.possible_agents)]
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            if agent == learner:
+                seat = env.possible_agents.index(agent)
+                action = policy.act(env.unwrapped.state, seat, rng)
+                assert action in legal
+            else:
+                action = int(rng.choice(legal))
+            env.step(action)
+
+
+@needs_game
+def test_frozen_opponent_mode(ray_local: Any, tmp_path: Path) -> None:
+    """``--rllib-opponent frozen``: main trains, the opponent gets main's weights at a snapshot."""
+    assert GAME is not None
+    name, params = GAME
+    args = _args(
+        name, tmp_path / "frozen", "--iterations", "1", "--rllib-opponent", "frozen", "--snapshot-every", "1"
+    )
+    run_dir = train_rllib(args, params, TINY)
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    modules = run_dir / "checkpoint" / "learner_group" / "learner" / "rl_module"
+    main, opponent = (RLModule.from_checkpoint(str(modules / m)).get_state() for m in ("main", "opponent"))
+    for key, value in main.items():
+        np.testing.assert_allclose(np.asarray(value), np.asarray(opponent[key]))

@@ -1,0 +1,189 @@
+"""An RLlib ``MultiAgentEnv`` over an eightfold rules engine.
+
+Built on the engine (``Game`` / ``GameState``) rather than on the AEC wrapper: RLlib's
+multi-agent API wants only the agent to act in the observation dict, and rewards may be
+paid to any agent at any step (RLlib holds them until that agent's next observation).
+
+* Agent ids are the PettingZoo names ``player_0 ... player_{n-1}``.
+* Each observation is ``{"observations": float32[D], "action_mask": float32[A]}`` - the
+  layout RLlib's ``ActionMaskingTorchRLModule`` expects. The engine's observation
+  (``game.observe(state, seat)``, egocentric, never hidden information) is flattened to
+  one dimension so RLlib's default MLP encoder applies to every game.
+* Rewards are the differences of the engine's cumulative ``returns()``, paid to every
+  learning agent whose return changed - so the terminal reward also reaches the agents
+  that did not make the last move, and placement rewards of eliminations mid-game reach
+  the eliminated agent, who is then terminated (with a final observation, all-zero mask).
+* ``env_config["opponent"]``: ``"self"`` (default; every seat is a learning agent and the
+  policy mapping decides which module plays it) or a bot spec (``"random"``,
+  ``"heuristic"``, ``"mcts:sims=50"``): then one seat per episode, drawn at random, is the
+  learning agent and the bots move inside ``reset``/``step``, like the single-agent view.
+* Truncation (the game's length limit) sets ``truncateds``; the rules end sets ``terminateds``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from envs.core.game import Game, GameState
+
+
+def make_game(env_config: Mapping[str, Any]) -> Game[Any, Any]:
+    """The engine ``Game`` named by ``env_config``: ``game`` (a registered name or id) or
+    ``game_class`` (a ``Game`` subclass, for tests), with ``params``."""
+    params = dict(env_config.get("params") or {})
+    game_class = env_config.get("game_class")
+    if game_class is None:
+        from envs.core.registry import get_game
+
+        game_class = get_game(str(env_config["game"])).game_class()
+    game: Game[Any, Any] = game_class(**params)
+    return game
+
+
+def build_spaces(game: Game[Any, Any]) -> tuple[gym.spaces.Dict, gym.spaces.Discrete]:
+    """(observation space, action space) of one agent."""
+    lo, hi = game.observation_bounds
+    size = int(np.prod(game.observation_shape))
+    obs_space = gym.spaces.Dict(
+        {
+            "observations": gym.spaces.Box(low=lo, high=hi, shape=(size,), dtype=np.float32),
+            "action_mask": gym.spaces.Box(low=0.0, high=1.0, shape=(game.num_actions,), dtype=np.float32),
+        }
+    )
+    return obs_space, gym.spaces.Discrete(game.num_actions)
+
+
+def encode_observation(
+    game: Game[Any, Any], state: GameState, seat: int, to_act: bool
+) -> dict[str, np.ndarray]:
+    """What ``seat`` sees: the flattened engine observation and (when it is to act) its mask."""
+    obs = np.asarray(game.observe(state, seat), dtype=np.float32).reshape(-1)
+    mask = state.legal_mask().astype(np.float32) if to_act else np.zeros(game.num_actions, np.float32)
+    return {"observations": obs, "action_mask": mask}
+
+
+class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
+    """Turn-based multi-agent env over one eightfold game (see the module docstring)."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        super().__init__()
+        config = dict(config or {})
+        self.game = make_game(config)
+        n = self.game.num_players
+        self.possible_agents = [self.game.agent_name(i) for i in range(n)]
+        self.agents = list(self.possible_agents)
+        obs_space, act_space = build_spaces(self.game)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.opponent = str(config.get("opponent", "self"))
+        self.bot = None
+        if self.opponent != "self":
+            self.bot = _make_bot(self.game, config, self.opponent)
+        # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes).
+        seed = int(config.get("seed", 0) or 0)
+        worker = int(getattr(config, "worker_index", 0) or 0)
+        vector = int(getattr(config, "vector_index", 0) or 0)
+        self._rng = np.random.default_rng([seed, worker, vector])
+        self._state: GameState | None = None
+        self._learners: set[int] = set()
+        self._done: set[int] = set()
+        self._paid = np.zeros(n)
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        n = self.game.num_players
+        for _ in range(100):
+            self._state = self.game.new_initial_state(self._rng, options)
+            self._learners = set(range(n)) if self.bot is None else {int(self._rng.integers(n))}
+            self._done = set()
+            self._paid = np.zeros(n)
+            self._play_bots()
+            if not self._state.is_terminal():
+                seat = self._state.current_player()
+                return {self.possible_agents[seat]: self._observe(seat, True)}, {}
+        raise RuntimeError("the bots keep finishing the game before the learning agent moves")
+
+    # ------------------------------------------------------------------- step
+    def step(self, action_dict: Mapping[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
+        state = self.state
+        seat = state.current_player()
+        agent = self.possible_agents[seat]
+        if agent not in action_dict:
+            raise ValueError(f"expected an action for {agent} (the agent to act), got {sorted(action_dict)}")
+        state.apply(int(action_dict[agent]))
+        self._play_bots()
+        return self._emit(seat)
+
+    def _play_bots(self) -> None:
+        """Bot seats (and every seat once the learners are all out) move until a learner is to act."""
+        state = self.state
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat in self._learners and seat not in self._done:
+                return
+            assert self.bot is not None, "a non-learning seat to act without a bot"
+            state.apply(self.bot.act(state, seat, self._rng))
+
+    def _emit(self, mover: int) -> tuple[Any, Any, Any, Any, Any]:
+        state = self.state
+        returns = state.returns()
+        delta = returns - self._paid
+        self._paid = np.array(returns, dtype=np.float64)
+        live = [s for s in sorted(self._learners) if s not in self._done]
+        rewards = {self.possible_agents[s]: float(delta[s]) for s in live if delta[s] != 0.0 or s == mover}
+        obs: dict[str, Any] = {}
+        terms: dict[str, bool] = {}
+        truncs: dict[str, bool] = {}
+        if state.is_terminal():
+            flags = truncs if state.is_truncated() else terms
+            for s in live:
+                obs[self.possible_agents[s]] = self._observe(s, False)
+            flags["__all__"] = True
+            self._done.update(live)
+        else:
+            for s in state.eliminated() & set(live):
+                name = self.possible_agents[s]
+                obs[name] = self._observe(s, False)
+                terms[name] = True
+                self._done.add(s)
+            seat = state.current_player()
+            obs[self.possible_agents[seat]] = self._observe(seat, True)
+        terms.setdefault("__all__", False)
+        truncs.setdefault("__all__", False)
+        return obs, rewards, terms, truncs, {}
+
+    def _observe(self, seat: int, to_act: bool) -> dict[str, np.ndarray]:
+        return encode_observation(self.game, self.state, seat, to_act)
+
+    def render(self) -> str:
+        return self.game.render_ansi(self.state)
+
+
+def _make_bot(game: Game[Any, Any], config: Mapping[str, Any], spec: str) -> Any:
+    """The bot for ``spec`` from the game's ``BOTS`` (``random`` always exists)."""
+    from envs.core.bots import RandomBot, make_bot
+
+    bots: dict[str, Any] = {"random": RandomBot}
+    if config.get("bots") is not None:
+        bots.update(config["bots"])
+    elif "game" in config:
+        from envs.core.registry import get_game
+
+        # Before a game's bots.py lands only "random" and "mcts" exist.
+        with contextlib.suppress(ImportError):
+            bots.update(get_game(str(config["game"])).bots())
+    return make_bot(game, spec, bots)
