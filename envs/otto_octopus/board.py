@@ -86,6 +86,7 @@ EXITS: tuple[tuple[int, ...], ...] = tuple(
 )
 PERIMETER_MASK = np.array([s in PERIMETER for s in range(64)], dtype=bool)
 START_MASK = np.array([s in START_SET for s in range(64)], dtype=bool)
+NOT_START_MASK = ~START_MASK
 
 # board planes of the observation (see encode.py): 16 tile kinds, then these
 PLANE_OTTO, PLANE_EXIT, PLANE_TIP = 16, 17, 21  # exit: 4 planes N/E/S/W
@@ -174,71 +175,92 @@ class Ocean:
             return ARM_START[arm]
         return self.arm_tip[arm] if st == STARTED else -1
 
-    def arm_tile_ok(self, arm: int, kind: int) -> bool:
+    def open_exits(self) -> list[tuple[int, list[int]]]:
+        """(arm, its usable exits) for every unstarted arm: exits that are empty and no tip."""
+        tiles, tip_arm = self.tiles, self.tip_arm
+        return [
+            (a, [e for e in EXITS[a] if tiles[e] == EMPTY and tip_arm[e] < 0])
+            for a in range(NUM_ARMS)
+            if self.arm_state[a] == UNSTARTED
+        ]
+
+    def arm_tile_ok(self, arm: int, kind: int, exits: list[tuple[int, list[int]]] | None = None) -> bool:
         """OTP-05/07: may an arm tile of ``kind`` extend ``arm`` (C1-C4 hold afterwards)?"""
         st = self.arm_state[arm]
         if st == FINISHED:
             return False
         sq = ARM_START[arm] if st == UNSTARTED else self.arm_tip[arm]
         tip = STEP[sq][(self.arm_heading[arm] + TURN_OF_KIND[kind]) % 4]
-        tiles, tip_arm = self.tiles, self.tip_arm
         # C1: the new tip is on the board, empty and not a start square
-        if tip < 0 or tiles[tip] != EMPTY or tip in START_SET:
+        if tip < 0 or self.tiles[tip] != EMPTY or tip in START_SET:
             return False
         # C2: no other open arm aims at the same square (this arm's old tip is sq, not tip)
-        if tip_arm[tip] >= 0:
+        if self.tip_arm[tip] >= 0:
             return False
+        if exits is None:
+            exits = self.open_exits()
         # C4: a started arm grows with one more arm tile, unstarted arms still need one each
-        unstarted = self.arm_state.count(UNSTARTED)
-        if st == STARTED and NUM_ARM_TILES - self.arm_tiles_placed - 1 < unstarted:
+        if st == STARTED and NUM_ARM_TILES - self.arm_tiles_placed - 1 < len(exits):
             return False
-        # C3: every other unstarted arm keeps an exit (sq is now taken, tip now aimed at)
-        for b in range(NUM_ARMS):
-            if b == arm or self.arm_state[b] != UNSTARTED:
-                continue
-            for e in EXITS[b]:
-                if e != sq and e != tip and tiles[e] == EMPTY and tip_arm[e] < 0:
-                    break
-            else:
+        # C3: every other unstarted arm keeps an exit (sq is a start or a tip: never an exit)
+        for b, usable in exits:
+            if b != arm and (not usable or (len(usable) == 1 and usable[0] == tip)):
                 return False
         return True
 
-    def nonarm_free(self) -> np.ndarray:
+    def nonarm_free(self, exits: list[tuple[int, list[int]]] | None = None) -> np.ndarray:
         """bool[64]: squares a fish or bubbles may take, moray and anglerfish aside.
 
         Adjacent to a tile (OTP-01) and, by C1/C3 of OTP-07, never a start square, an
         arm's tip or the last free exit of an unstarted arm (OTP-08).
         """
-        free = self.frontier & ~START_MASK
-        tiles, tip_arm = self.tiles, self.tip_arm
+        free = self.frontier & NOT_START_MASK
         for a in range(NUM_ARMS):
-            st = self.arm_state[a]
-            if st == STARTED:
+            if self.arm_state[a] == STARTED:
                 free[self.arm_tip[a]] = False
-            elif st == UNSTARTED:
-                only = -1
-                count = 0
-                for e in EXITS[a]:
-                    if tiles[e] == EMPTY and tip_arm[e] < 0:
-                        only = e
-                        count += 1
-                if count == 1:
-                    free[only] = False
+        for _, usable in self.open_exits() if exits is None else exits:
+            if len(usable) == 1:
+                free[usable[0]] = False
         return free
 
     def fill_placements(self, mask: np.ndarray, kinds: set[int], fish_rules: bool) -> None:
-        """Set ``mask[64 * kind + square]`` for every legal placement of the ``kinds`` in hand."""
-        for k in kinds:
-            if k <= TURN_OUT:
-                for a in range(NUM_ARMS):
-                    if self.arm_state[a] != FINISHED and self.arm_tile_ok(a, k):
-                        mask[64 * k + self.arm_target(a)] = 1
-            elif k <= END_SHELL:
-                for a in range(NUM_ARMS):
-                    if self.arm_state[a] == STARTED:
-                        mask[64 * k + self.arm_tip[a]] = 1
+        """Set ``mask[64 * kind + square]`` for every legal placement of the ``kinds`` in hand.
+
+        The arm-tile test is :meth:`arm_tile_ok` inlined (this is the hot loop of the engine):
+        C3 only fails when the new tip is the last usable exit of another unstarted arm.
+        """
+        exits = self.open_exits()
+        arm_kinds = [k for k in kinds if k <= TURN_OUT]
+        ends = [k for k in kinds if END <= k <= END_SHELL]
+        if arm_kinds or ends:
+            tiles, tip_arm, arm_tip, arm_state = self.tiles, self.tip_arm, self.arm_tip, self.arm_state
+            grow_ok = NUM_ARM_TILES - self.arm_tiles_placed - 1 >= len(exits)  # C4
+            last_exit: dict[int, list[int]] = {}  # square -> unstarted arms for which it is the last exit
+            for b, u in exits:
+                if len(u) == 1:
+                    last_exit.setdefault(u[0], []).append(b)
+            for a in range(NUM_ARMS):
+                st = arm_state[a]
+                if st == STARTED:
+                    sq = arm_tip[a]
+                    for k in ends:
+                        mask[64 * k + sq] = 1
+                    if not grow_ok:
+                        continue
+                elif st == UNSTARTED:
+                    sq = ARM_START[a]
+                else:
+                    continue
+                step, heading = STEP[sq], self.arm_heading[a]
+                for k in arm_kinds:
+                    tip = step[(heading + TURN_OF_KIND[k]) & 3]
+                    if tip < 0 or tiles[tip] != EMPTY or tip_arm[tip] >= 0 or tip in START_SET:
+                        continue  # C1, C2
+                    if tip in last_exit and any(b != a for b in last_exit[tip]):
+                        continue  # C3
+                    mask[64 * k + sq] = 1
         if any(k > END_SHELL for k in kinds):
-            free = self.nonarm_free()
+            free = self.nonarm_free(exits)
             fish = free & ~self.moray_block if fish_rules else free
             for k in kinds:
                 if k == BUBBLES:
