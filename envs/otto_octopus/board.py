@@ -81,7 +81,11 @@ START_SET = frozenset(ARM_START)
 ARM_OF_START = {sq: a for a, sq in enumerate(ARM_START)}
 # exits of an unstarted arm: one step straight, right, left of its start, never a start square
 EXITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(t for t in (STEP[sq][d], STEP[sq][(d + 1) % 4], STEP[sq][(d + 3) % 4]) if t >= 0 and t not in START_SET)
+    tuple(
+        t
+        for t in (STEP[sq][d], STEP[sq][(d + 1) % 4], STEP[sq][(d + 3) % 4])
+        if t >= 0 and t not in START_SET
+    )
     for sq, d in ARMS
 )
 PERIMETER_MASK = np.array([s in PERIMETER for s in range(64)], dtype=bool)
@@ -214,7 +218,7 @@ class Ocean:
         Adjacent to a tile (OTP-01) and, by C1/C3 of OTP-07, never a start square, an
         arm's tip or the last free exit of an unstarted arm (OTP-08).
         """
-        free = self.frontier & NOT_START_MASK
+        free: np.ndarray = self.frontier & NOT_START_MASK
         for a in range(NUM_ARMS):
             if self.arm_state[a] == STARTED:
                 free[self.arm_tip[a]] = False
@@ -279,8 +283,10 @@ class Ocean:
         if kind <= TURN_OUT:
             for a in range(NUM_ARMS):
                 if self.arm_target(a) == sq:
-                    return None if self.arm_tile_ok(a, kind) else (
-                        "the arm could no longer be finished (OTP-05/OTP-07)"
+                    return (
+                        None
+                        if self.arm_tile_ok(a, kind)
+                        else ("the arm could no longer be finished (OTP-05/OTP-07)")
                     )
             return "an arm tile goes only on a free arm start or an arm's tip (OTP-03/OTP-04)"
         if kind <= END_SHELL:

@@ -106,7 +106,9 @@ class HeuristicBot(ScoringBot):
         heading = (ocean.arm_heading[arm] + B.TURN_OF_KIND[kind]) % 4
         tip = B.STEP[sq][heading]
         hand = st.hands[player]
-        holds_end = any(k in B.END_KINDS for k in hand if k != kind) or hand.count(kind) > 1 and kind in B.END_KINDS
+        holds_end = (
+            any(k in B.END_KINDS for k in hand if k != kind) or hand.count(kind) > 1 and kind in B.END_KINDS
+        )
         value = 0.0
         if tip >= 0:
             dist = min(abs(tip % 8 - c % 8) + abs(tip // 8 - c // 8) for c in CORAL_SQUARES)

@@ -149,7 +149,11 @@ def load_position(config: Config, pos: object, rng: np.random.Generator) -> Stat
     st.scores = _ints(pos.get("scores", [0] * n), n, "position['scores']")
     st.skips = _ints(pos.get("skips", [0] * n), n, "position['skips']", lo=0)
     passed = pos.get("passed", [False] * n)
-    if not isinstance(passed, (list, tuple)) or len(passed) != n or not all(isinstance(b, bool) for b in passed):
+    if (
+        not isinstance(passed, (list, tuple))
+        or len(passed) != n
+        or not all(isinstance(b, bool) for b in passed)
+    ):
         raise ValueError(f"position['passed'] must be a list of {n} bools, got {passed!r}")
     st.passed = list(passed)
     _load_flow(st, pos)

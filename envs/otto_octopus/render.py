@@ -39,7 +39,9 @@ def _status_lines(st: State) -> list[str]:
     lines = []
     for p in range(st.n):
         mark = ">" if p == st.current_player() else " "
-        lines.append(f"{mark} player_{p}: score {st.scores[p]:>3}  hand {len(st.hands[p])}  skips {st.skips[p]}")
+        lines.append(
+            f"{mark} player_{p}: score {st.scores[p]:>3}  hand {len(st.hands[p])}  skips {st.skips[p]}"
+        )
     lines.append(f"pile {len(st.pile)}")
     if st.over:
         lines.append("game over" + (" (truncated)" if st.truncated else "") + f"; final {st.final_scores()}")
@@ -102,8 +104,13 @@ def _arm_tile(d: object, st: State, sq: int, kind: int) -> None:
     else:
         d.ellipse([c[0] - 12, c[1] - 12, c[0] + 12, c[1] + 12], fill=OTTO_C)  # type: ignore[attr-defined]
         if kind == B.END_SHELL:
-            d.pieslice([c[0] - 14, c[1] - 14, c[0] + 14, c[1] + 14], 180, 360, fill=SHELL_C,  # type: ignore[attr-defined]
-                       outline=draw.INK)
+            d.pieslice(
+                [c[0] - 14, c[1] - 14, c[0] + 14, c[1] + 14],
+                180,
+                360,
+                fill=SHELL_C,  # type: ignore[attr-defined]
+                outline=draw.INK,
+            )
 
 
 def _end_heading(st: State, sq: int, arm: int) -> int:
@@ -137,8 +144,13 @@ def _squares(d: object, st: State) -> None:
             d.ellipse([x0 + 22, y0 + 22, x0 + 42, y0 + 42], outline=(255, 240, 0), width=3)  # type: ignore[attr-defined]
     for i, f in enumerate(B.FILES):
         d.text((MARGIN + i * CELL + CELL / 2, MARGIN / 2), f, fill=draw.INK, font=draw.font(14), anchor="mm")  # type: ignore[attr-defined]
-        d.text((MARGIN / 2, MARGIN + (7 - i) * CELL + CELL / 2), str(i + 1), fill=draw.INK, font=draw.font(14),  # type: ignore[attr-defined]
-               anchor="mm")
+        d.text(
+            (MARGIN / 2, MARGIN + (7 - i) * CELL + CELL / 2),
+            str(i + 1),
+            fill=draw.INK,
+            font=draw.font(14),  # type: ignore[attr-defined]
+            anchor="mm",
+        )
 
 
 def _otto(d: object) -> None:

@@ -22,7 +22,13 @@ import numpy as np
 from envs.core.config import check_bool, check_choice, check_int
 from envs.core.game import TERMINAL, GameState, clone_rng
 from envs.otto_octopus.board import (
-    BUTTERFLYFISH, CLOWNFISH, JELLYFISH, PUFFERFISH, SEAHORSE, SHARK, Ocean,
+    BUTTERFLYFISH,
+    CLOWNFISH,
+    JELLYFISH,
+    PUFFERFISH,
+    SEAHORSE,
+    SHARK,
+    Ocean,
 )  # fmt: skip
 
 NUM_ACTIONS = 1106
@@ -36,9 +42,15 @@ class Config:
     """Parameters of spec §6."""
 
     num_players: int = field(default=2, metadata={"help": "players, 1-4 (1 = the solo game, OTP-39/40)"})
-    open_game: bool = field(default=False, metadata={"help": "open game: all but the newest hand tile visible (OTP-41)"})
-    simplified: bool = field(default=False, metadata={"help": "fish effects ignored, only their points count (OTP-42)"})
-    max_steps: int = field(default=1000, metadata={"help": "truncation: agent decisions before the game is cut"})
+    open_game: bool = field(
+        default=False, metadata={"help": "open game: all but the newest hand tile visible (OTP-41)"}
+    )
+    simplified: bool = field(
+        default=False, metadata={"help": "fish effects ignored, only their points count (OTP-42)"}
+    )
+    max_steps: int = field(
+        default=1000, metadata={"help": "truncation: agent decisions before the game is cut"}
+    )
 
     def __post_init__(self) -> None:
         check_choice("num_players", self.num_players, (1, 2, 3, 4))
@@ -222,10 +234,9 @@ class State(GameState):
             self.extra += 2  # OTP-22
         elif kind == JELLYFISH:
             self.skips[(p + 1) % self.n] += 1  # OTP-23
-        elif kind == PUFFERFISH:
-            if self.hands[p] and any(self.hands[q] for q in range(self.n) if q != p):
-                self.phase = SWAP  # OTP-24
-                return True
+        elif kind == PUFFERFISH and self.hands[p] and any(self.hands[q] for q in range(self.n) if q != p):
+            self.phase = SWAP  # OTP-24
+            return True
         return False
 
     def _continue_turn(self) -> None:
@@ -337,4 +348,3 @@ class State(GameState):
         from envs.otto_octopus.position import state_from_dict
 
         return state_from_dict(d)
-

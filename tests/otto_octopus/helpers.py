@@ -18,8 +18,7 @@ P2 = [*P1, "turn-out d8"]
 P_ARM = [*P2, "straight c8", "straight b8"]
 
 
-def make(placements: list[str], hands: list[list[str]] | None = None, seed: int = 0,
-         **kw: Any) -> State:
+def make(placements: list[str], hands: list[list[str]] | None = None, seed: int = 0, **kw: Any) -> State:
     """A position with the §9 defaults: 2 players, p1 holds 3 bubbles, pile 10 bubbles."""
     params = {k: kw.pop(k) for k in ("num_players", "open_game", "simplified", "max_steps") if k in kw}
     game = OttoOctopusGame(**params)

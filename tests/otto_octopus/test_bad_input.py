@@ -86,7 +86,9 @@ def test_snapshot_round_trip() -> None:
         st = game.new_initial_state(np.random.default_rng(seed))
         while not st.is_terminal():
             snap = st.snapshot()
-            again = game.new_initial_state(np.random.default_rng(0), {"position": json.loads(json.dumps(snap))})
+            again = game.new_initial_state(
+                np.random.default_rng(0), {"position": json.loads(json.dumps(snap))}
+            )
             assert again.snapshot() == snap
             assert np.array_equal(again.legal_mask(), st.legal_mask())
             legal_a = np.flatnonzero(st.legal_mask())
@@ -128,8 +130,21 @@ def test_from_dict_malformed(mutate: Any) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "place", "place starfish", "place starfish i9", "place shrimp a1", "swap end player_4",
-     "swap end player_x", "return", "return 3", "passs", "stop now", "place straight d6 N", "1024"],
+    [
+        "",
+        "place",
+        "place starfish",
+        "place starfish i9",
+        "place shrimp a1",
+        "swap end player_4",
+        "swap end player_x",
+        "return",
+        "return 3",
+        "passs",
+        "stop now",
+        "place straight d6 N",
+        "1024",
+    ],
 )
 def test_string_to_action_garbage(text: str) -> None:
     with pytest.raises(ValueError, match="expected"):

@@ -41,10 +41,16 @@ def test_t2_the_24_point_arm() -> None:
 
 def test_t2_full_build_solo() -> None:
     """T2 full build (OTP-17): +1 x5 then +24 = 29."""
-    st = make(P0, [["straight", "straight", "turn-out"]], num_players=1,
-              pile=["straight", "straight", "end-shell", "bubbles", "bubbles", "bubbles"])
-    gains = [play(st, f"place {m}") for m in
-             ("straight d6", "straight d7", "turn-out d8", "straight c8", "straight b8", "end-shell a8")]
+    st = make(
+        P0,
+        [["straight", "straight", "turn-out"]],
+        num_players=1,
+        pile=["straight", "straight", "end-shell", "bubbles", "bubbles", "bubbles"],
+    )
+    gains = [
+        play(st, f"place {m}")
+        for m in ("straight d6", "straight d7", "turn-out d8", "straight c8", "straight b8", "end-shell a8")
+    ]
     assert gains == [1, 1, 1, 1, 1, 24]
     assert st.scores[0] == 29
 
@@ -121,8 +127,11 @@ def test_t10_minnow_shoal() -> None:
 
 def test_t10_minnow_bridge() -> None:
     """T10 bridge (OTP-30, OTP-13): joining two single minnows completes the shoal: 6 + 1."""
-    st = make([*P1, "straight c5", "straight b5", "minnow c7", "minnow b6"],
-              [["minnow", "bubbles", "bubbles"]], num_players=1)
+    st = make(
+        [*P1, "straight c5", "straight b5", "minnow c7", "minnow b6"],
+        [["minnow", "bubbles", "bubbles"]],
+        num_players=1,
+    )
     assert st.ocean.arm_tip[7] == 32  # a5
     assert play(st, "place minnow c6") == 7
 
@@ -140,9 +149,21 @@ def test_t11_moray() -> None:
 
 def test_t12_effect_chain() -> None:
     """T12 (OTP-21, OTP-22, OTP-23, OTP-26, OTP-32, OTP-33, OTP-49)."""
-    pile = ["starfish", "seahorse", "bubbles", "minnow", "straight", "pufferfish", "turn-in", "end",
-            "bubbles", "bubbles"]
-    st = make(P1, [["clownfish", "butterflyfish", "jellyfish"], ["straight", "bubbles", "bubbles"]], pile=pile)
+    pile = [
+        "starfish",
+        "seahorse",
+        "bubbles",
+        "minnow",
+        "straight",
+        "pufferfish",
+        "turn-in",
+        "end",
+        "bubbles",
+        "bubbles",
+    ]
+    st = make(
+        P1, [["clownfish", "butterflyfish", "jellyfish"], ["straight", "bubbles", "bubbles"]], pile=pile
+    )
     assert play(st, "place butterflyfish c7") == 1
     assert (st.phase, st.extra) == (1, 2)
     assert play(st, "place jellyfish c6") == 2
@@ -167,11 +188,19 @@ def test_t12_effect_chain() -> None:
 
 def test_t13_pufferfish() -> None:
     """T13 (OTP-24): the mover chooses the tile and the opponent; the taken tile is random."""
-    st = make(P1, [["pufferfish", "straight", "end"], ["bubbles"] * 3, ["starfish"] * 3],
-              num_players=3, pile=["minnow"] * 5)
+    st = make(
+        P1,
+        [["pufferfish", "straight", "end"], ["bubbles"] * 3, ["starfish"] * 3],
+        num_players=3,
+        pile=["minnow"] * 5,
+    )
     assert play(st, "place pufferfish c7") == 1
-    assert legal(st) == {"swap straight player_1", "swap straight player_2",
-                         "swap end player_1", "swap end player_2"}
+    assert legal(st) == {
+        "swap straight player_1",
+        "swap straight player_2",
+        "swap end player_1",
+        "swap end player_2",
+    }
     play(st, "swap end player_2")
     assert hand(st, 0) == ["minnow", "starfish", "straight"]
     assert hand(st, 2) == ["end", "starfish", "starfish"]
@@ -193,8 +222,12 @@ def test_t14_end_of_game() -> None:
 
 def test_t15_solo() -> None:
     """T15 (OTP-39, OTP-40): solo ignores clownfish/jellyfish effects; final counts the pile."""
-    st = make(P1, [["clownfish", "jellyfish", "bubbles"]], num_players=1,
-              pile=["starfish", "straight", "minnow", "bubbles"])
+    st = make(
+        P1,
+        [["clownfish", "jellyfish", "bubbles"]],
+        num_players=1,
+        pile=["starfish", "straight", "minnow", "bubbles"],
+    )
     assert play(st, "place clownfish c7") == 1
     assert st.phase == 0 and st.extra == 0
     assert hand(st, 0) == ["bubbles", "jellyfish", "starfish"]
