@@ -1,0 +1,141 @@
+"""Observations, hidden information, notation, serialisation, parameters and options."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from envs.over_and_out.game import OverAndOutGame
+from envs.over_and_out.rules import State
+from envs.over_and_out_v0 import env, raw_env
+from tests.over_and_out.helpers import engine
+
+
+def _midgame(n: int = 4, plays: int = 25, seed: int = 0) -> State:
+    state = OverAndOutGame(num_players=n).new_initial_state(np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    for _ in range(plays):
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+    return state
+
+
+def test_observation_layout() -> None:
+    """OAO-40 and the encoding of the env docstring (relative seats, own hand only)."""
+    state = engine(["5", "x2", "-10", "1", "x2", "3", "0", "top-out"], [22], num_players=3, first_dealer=2)
+    game = OverAndOutGame(num_players=3, first_dealer=2)
+    obs = game.observe(state, 1)
+    assert obs.shape == (60,) and obs.dtype == np.float32
+    assert list(obs[0:11]) == [0.25, 0, 0, 0.25, 0, 0, 0.25, 0, 0, 0.25, 0]  # 0, 3, x2, top-out
+    assert obs[12] == 1 and obs[17] == 0 and obs[18:22].sum() == 4  # L 22, the rest in the pile
+    assert obs[35:44].tolist() == [1, 1, 0, 1, 1, 1, 1, 1, 0]  # me, dealer (seat 2), seat 0
+    assert obs[44:59].sum() == 0  # padding up to 8 seats
+
+
+def test_resample_hidden_keeps_what_seat_knows() -> None:
+    """resample_hidden changes only hidden cards; it gives the state a fresh rng."""
+    game = OverAndOutGame(num_players=4)
+    state = _midgame()
+    rng = np.random.default_rng(5)
+    me = state.current_player()
+    seen_different = False
+    for _ in range(10):
+        other = game.resample_hidden(state, me, rng)
+        assert np.array_equal(game.observe(other, me), game.observe(state, me))
+        assert np.array_equal(other.legal_mask(), state.legal_mask())
+        assert other.hands[me] == state.hands[me] and other.play_pile == state.play_pile
+        assert sorted(other.tiptop_pile) == sorted(state.tiptop_pile)
+        State.from_dict(other.to_dict())  # consistent
+        seen_different |= other.hands != state.hands or other.draw_pile != state.draw_pile
+        assert other.rng.bit_generator.state != state.rng.bit_generator.state
+    assert seen_different
+
+
+def test_to_dict_round_trip() -> None:
+    state = _midgame(plays=60)
+    d = json.loads(json.dumps(state.to_dict()))
+    restored = State.from_dict(d)
+    assert restored.to_dict() == state.to_dict()
+    a = state.legal_actions()[0]
+    state.apply(a)
+    restored.apply(a)
+    assert restored.to_dict() == state.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("chips", [4, 4, 4]), ("total", 70), ("direction", 0), ("to_move", 7), ("tiptop", 23),
+     ("tiptop_pile", [22, 22]), ("draw_pile", ["0"]), ("hands", "x"), ("out_order", [0]),
+     ("truncated", True), ("rng", {"bit_generator": "nope"}), ("config", {"num_players": 9})],
+)
+def test_from_dict_rejects(key: str, value: object) -> None:
+    d = _midgame().to_dict()
+    d[key] = value
+    with pytest.raises(ValueError):
+        State.from_dict(d)
+
+
+def test_notation() -> None:
+    """§8: canonical strings; case- and space-insensitive reading; illegal <index>."""
+    state = engine(["5", "x2", "-10", "1", "x2", "3", "0", "top-out"], [22], num_players=2, first_dealer=1)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["play 1", "play 5", "play x2"]
+    assert state.string_to_action("  PLAY   X2 ") == 6
+    assert state.action_to_string(7) == "illegal 7" and state.action_to_string(11) == "illegal 11"
+    for bad in ("play -10", "bust", "play 6", "hello", "", "play"):
+        with pytest.raises(ValueError):
+            state.string_to_action(bad)
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [({"num_players": 1}, "num_players"), ({"deck_counts": {"7": 3}}, "deck_counts"),
+     ({"deck_counts": {"0": -1}}, "deck_counts"), ({"deck_counts": {"0": 3}}, "deck_counts"),
+     ({"deck_counts": [1]}, "deck_counts"), ({"minus10_rule": "x"}, "minus10_rule"),
+     ({"reward_mode": "x"}, "reward_mode"), ({"max_plays": 0}, "max_plays"),
+     ({"first_dealer": 4}, "first_dealer"), ({"starting_chips": 5}, "starting_chips"),
+     ({"starting_chips": True}, "starting_chips")],
+)
+def test_bad_parameters(params: dict[str, object], name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        OverAndOutGame(**params)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"deck_top": ["6"]}, {"deck_top": "5"}, {"deck_top": ["x2"] * 5}, {"tiptop_top": [23]},
+     {"tiptop_top": [22, 22]}, {"tiptop_top": ["22"]}, {"shuffle": False}, ["deck_top"]],
+)
+def test_bad_reset_options(options: object) -> None:
+    e = env(num_players=2)
+    with pytest.raises(ValueError):
+        e.reset(seed=0, options=options)  # type: ignore[arg-type]
+
+
+def test_options_apply_to_round_one_only() -> None:
+    """§6: the stacked deal is used in round 1, later rounds are shuffled."""
+    state = engine(["5", "5", "5", "5", "top-out", "0", "0", "0", "5"], [22], num_players=2, first_dealer=1)
+    state.apply(5)
+    state.apply(9)
+    state.apply(11)
+    assert state.round == 2 and state.hands[0] != [5, 5, 5]
+
+
+def test_engine_rejects_bad_actions() -> None:
+    state = _midgame()
+    for bad in (-1, 12, 2.5, "1", None):
+        with pytest.raises(ValueError):
+            state.clone().apply(bad)  # type: ignore[arg-type]
+
+
+def test_renderers(tmp_path: object) -> None:
+    """ansi shows the table and the mover's hand; rgb_array is a non-blank picture."""
+    e = raw_env(render_mode="ansi", num_players=3)
+    e.reset(seed=1)
+    text = e.render()
+    assert "total 0 / Tip Top" in text and "hand:" in text and "player_2" in text
+    e = raw_env(render_mode="rgb_array", num_players=8)
+    e.reset(seed=1)
+    img = e.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.std() > 0
