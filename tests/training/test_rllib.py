@@ -85,8 +85,31 @@ def test_bot_opponent_only_learner_in_obs() -> None:
         assert total == pytest.approx(env.state.returns()[env.possible_agents.index(agent)])
 
 
+def test_frozen_self_play_names_one_learning_seat() -> None:
+    """``self_play="frozen"``: one ``player_<seat>`` per episode, the others ``frozen_<seat>``;
+    with a bot in the pool some episodes have the bot instead."""
+    env = EightfoldMultiAgentEnv(
+        {
+            "game_class": ToyGame,
+            "params": {"num_players": 3},
+            "opponents": {"self": 1.0, "random": 1.0},
+            "self_play": "frozen",
+            "bots": TOY_BOTS,
+        }
+    )
+    kinds = set()
+    for seed in range(30):
+        totals, _ = _random_episode(env, seed)
+        learners = [a for a in totals if a.startswith("player_")]
+        assert len(learners) <= 1
+        kinds.add(any(a.startswith("frozen_") for a in totals))
+    assert kinds == {True, False}, "both self-play and bot episodes are drawn"
+
+
 def test_sb3_hyperparameters_translated() -> None:
-    kw = training_kwargs({"ppo": {"learning_rate": 1e-3, "n_steps": 64, "n_envs": 4, "batch_size": 32}}, 1)
+    kw = training_kwargs(
+        {"learning_rate": 1e-3, "n_steps": 64, "n_envs": 4, "batch_size": 32, "timesteps": 9}, 1
+    )
     assert kw["lr"] == 1e-3 and kw["train_batch_size_per_learner"] == 256 and kw["minibatch_size"] == 32
     assert training_kwargs({"rllib": {"lr": 5e-5}}, 1)["lr"] == 5e-5
 
@@ -100,9 +123,9 @@ def _args(env: str, run_dir: Path, *extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("env")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--run-dir", dest="run_dir")
+    parser.add_argument("--out")
     add_backend_args(parser)
-    return parser.parse_args([env, "--run-dir", str(run_dir), "--num-cpus", "2", *extra])
+    return parser.parse_args([env, "--out", str(run_dir), "--num-cpus", "2", *extra])
 
 
 @pytest.fixture(scope="module")
@@ -159,13 +182,11 @@ def test_trained_policy_plays_only_legal_actions(trained_run: Path) -> None:
 
 @needs_game
 def test_frozen_opponent_mode(ray_local: Any, tmp_path: Path) -> None:
-    """``--rllib-opponent frozen``: main trains, the opponent gets main's weights at a snapshot."""
+    """``--self-play frozen``: main trains, the opponent gets main's weights at a snapshot."""
     assert GAME is not None
     name, params = GAME
-    args = _args(
-        name, tmp_path / "frozen", "--iterations", "1", "--rllib-opponent", "frozen", "--snapshot-every", "1"
-    )
-    run_dir = train_rllib(args, params, TINY)
+    args = _args(name, tmp_path / "frozen", "--iterations", "1", "--self-play", "frozen")
+    run_dir = train_rllib(args, params, {**TINY, "opponents": "self", "snapshot_every": 1})
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     modules = run_dir / "checkpoint" / "learner_group" / "learner" / "rl_module"

@@ -4,7 +4,7 @@ Built on the engine (``Game`` / ``GameState``) rather than on the AEC wrapper: R
 multi-agent API wants only the agent to act in the observation dict, and rewards may be
 paid to any agent at any step (RLlib holds them until that agent's next observation).
 
-* Agent ids are the PettingZoo names ``player_0 ... player_{n-1}``.
+* Agent ids are the PettingZoo names ``player_0 ... player_{n-1}`` (and ``frozen_<seat>``, below).
 * Each observation is ``{"observations": float32[D], "action_mask": float32[A]}`` - the
   layout RLlib's ``ActionMaskingTorchRLModule`` expects. The engine's observation
   (``game.observe(state, seat)``, egocentric, never hidden information) is flattened to
@@ -13,10 +13,13 @@ paid to any agent at any step (RLlib holds them until that agent's next observat
   learning agent whose return changed - so the terminal reward also reaches the agents
   that did not make the last move, and placement rewards of eliminations mid-game reach
   the eliminated agent, who is then terminated (with a final observation, all-zero mask).
-* ``env_config["opponent"]``: ``"self"`` (default; every seat is a learning agent and the
-  policy mapping decides which module plays it) or a bot spec (``"random"``,
-  ``"heuristic"``, ``"mcts:sims=50"``): then one seat per episode, drawn at random, is the
-  learning agent and the bots move inside ``reset``/``step``, like the single-agent view.
+* ``env_config["opponents"]``: ``{spec: weight}`` (or ``"random,self"``), one drawn per
+  episode like the SB3 opponent pool. ``"self"``: every seat is an RLlib agent - with
+  ``self_play="shared"`` all are ``player_<seat>`` (one learning module plays them all);
+  with ``self_play="frozen"`` one seat drawn at random is ``player_<seat>`` and the others
+  are ``frozen_<seat>``, which the policy mapping sends to a frozen copy. A bot spec
+  (``"random"``, ``"heuristic"``, ``"mcts:sims=50"``): one seat drawn at random is the
+  learning agent and the bot moves for the other seats inside ``reset``/``step``.
 * Truncation (the game's length limit) sets ``truncateds``; the rules end sets ``terminateds``.
 """
 
@@ -31,6 +34,7 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from envs.core.game import Game, GameState
+from training.rllib.common import FROZEN_PREFIX, parse_opponents
 
 
 def make_game(env_config: Mapping[str, Any]) -> Game[Any, Any]:
@@ -76,22 +80,30 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         config = dict(config or {})
         self.game = make_game(config)
         n = self.game.num_players
-        self.possible_agents = [self.game.agent_name(i) for i in range(n)]
+        self.self_play = str(config.get("self_play", "shared"))
+        if self.self_play not in ("shared", "frozen"):
+            raise ValueError(f"self_play must be 'shared' or 'frozen', got {self.self_play!r}")
+        seats = [self.game.agent_name(i) for i in range(n)]
+        frozen = [f"{FROZEN_PREFIX}{i}" for i in range(n)] if self.self_play == "frozen" else []
+        self.possible_agents = seats + frozen
         self.agents = list(self.possible_agents)
         obs_space, act_space = build_spaces(self.game)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.opponent = str(config.get("opponent", "self"))
-        self.bot = None
-        if self.opponent != "self":
-            self.bot = _make_bot(self.game, config, self.opponent)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.opponents = parse_opponents(config.get("opponents", config.get("opponent", "self")))
+        self._specs = list(self.opponents)
+        weights = np.array([self.opponents[k] for k in self._specs], dtype=np.float64)
+        self._weights = weights / weights.sum()
+        self._bots = {k: _make_bot(self.game, config, k) for k in self._specs if k != "self"}
         # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes).
         seed = int(config.get("seed", 0) or 0)
         worker = int(getattr(config, "worker_index", 0) or 0)
         vector = int(getattr(config, "vector_index", 0) or 0)
         self._rng = np.random.default_rng([seed, worker, vector])
         self._state: GameState | None = None
-        self._learners: set[int] = set()
+        self._names = list(seats)  # agent id of each seat in this episode
+        self._learners: set[int] = set()  # seats that are RLlib agents in this episode
+        self._bot: Any = None
         self._done: set[int] = set()
         self._paid = np.zeros(n)
 
@@ -101,27 +113,46 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
             raise RuntimeError("call reset() first")
         return self._state
 
+    def agent_id(self, seat: int) -> str:
+        """The RLlib agent id of ``seat`` in the current episode."""
+        return self._names[seat]
+
     # ------------------------------------------------------------------ reset
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        n = self.game.num_players
         for _ in range(100):
-            self._state = self.game.new_initial_state(self._rng, options)
-            self._learners = set(range(n)) if self.bot is None else {int(self._rng.integers(n))}
-            self._done = set()
-            self._paid = np.zeros(n)
+            self._new_episode(options)
             self._play_bots()
-            if not self._state.is_terminal():
-                seat = self._state.current_player()
-                return {self.possible_agents[seat]: self._observe(seat, True)}, {}
+            if not self.state.is_terminal():
+                seat = self.state.current_player()
+                return {self._names[seat]: self._observe(seat, True)}, {}
         raise RuntimeError("the bots keep finishing the game before the learning agent moves")
+
+    def _new_episode(self, options: Mapping[str, Any] | None) -> None:
+        """Deal a game and draw this episode's opponent and learning seat."""
+        n = self.game.num_players
+        self._state = self.game.new_initial_state(self._rng, options)
+        spec = self._specs[int(self._rng.choice(len(self._specs), p=self._weights))]
+        learner = int(self._rng.integers(n))
+        self._names = [self.game.agent_name(i) for i in range(n)]
+        self._bot = self._bots.get(spec)
+        if self._bot is not None:
+            self._learners = {learner}
+        else:
+            self._learners = set(range(n))
+            if self.self_play == "frozen":
+                self._names = [
+                    name if i == learner else f"{FROZEN_PREFIX}{i}" for i, name in enumerate(self._names)
+                ]
+        self._done = set()
+        self._paid = np.zeros(n)
 
     # ------------------------------------------------------------------- step
     def step(self, action_dict: Mapping[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
         state = self.state
         seat = state.current_player()
-        agent = self.possible_agents[seat]
+        agent = self._names[seat]
         if agent not in action_dict:
             raise ValueError(f"expected an action for {agent} (the agent to act), got {sorted(action_dict)}")
         state.apply(int(action_dict[agent]))
@@ -135,8 +166,9 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
             seat = state.current_player()
             if seat in self._learners and seat not in self._done:
                 return
-            assert self.bot is not None, "a non-learning seat to act without a bot"
-            state.apply(self.bot.act(state, seat, self._rng))
+            if self._bot is None:
+                raise RuntimeError(f"seat {seat} is to act but is neither a learning agent nor a bot")
+            state.apply(self._bot.act(state, seat, self._rng))
 
     def _emit(self, mover: int) -> tuple[Any, Any, Any, Any, Any]:
         state = self.state
@@ -144,24 +176,24 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         delta = returns - self._paid
         self._paid = np.array(returns, dtype=np.float64)
         live = [s for s in sorted(self._learners) if s not in self._done]
-        rewards = {self.possible_agents[s]: float(delta[s]) for s in live if delta[s] != 0.0 or s == mover}
+        rewards = {self._names[s]: float(delta[s]) for s in live if delta[s] != 0.0 or s == mover}
         obs: dict[str, Any] = {}
         terms: dict[str, bool] = {}
         truncs: dict[str, bool] = {}
         if state.is_terminal():
             flags = truncs if state.is_truncated() else terms
             for s in live:
-                obs[self.possible_agents[s]] = self._observe(s, False)
+                obs[self._names[s]] = self._observe(s, False)
             flags["__all__"] = True
             self._done.update(live)
         else:
             for s in state.eliminated() & set(live):
-                name = self.possible_agents[s]
+                name = self._names[s]
                 obs[name] = self._observe(s, False)
                 terms[name] = True
                 self._done.add(s)
             seat = state.current_player()
-            obs[self.possible_agents[seat]] = self._observe(seat, True)
+            obs[self._names[seat]] = self._observe(seat, True)
         terms.setdefault("__all__", False)
         truncs.setdefault("__all__", False)
         return obs, rewards, terms, truncs, {}

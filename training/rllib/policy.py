@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import Game, GameState
+from training.rllib.common import CHECKPOINT_DIR, MAIN, META_FILE
 from training.rllib.env import encode_observation
-from training.rllib.train import CHECKPOINT_DIR, MAIN, META_FILE
 
 
 def find_run_dir(path: str | Path) -> Path | None:

@@ -1,19 +1,21 @@
 """``eightfold train <env> --backend rllib``: PPO with action masking through RLlib's
 multi-agent API, on a local Ray instance or a cluster (``--address``).
 
-Seats map to modules by the policy mapping function:
+Seats map to modules by agent id (see :mod:`training.rllib.env`); ``opponents`` is the
+same ``{spec: weight}`` pool as for SB3 (``--opponents random,heuristic,self``), one drawn
+per episode:
 
-* ``--rllib-opponent self`` (default): every seat plays the learning module ``main``
-  (parameter sharing; every transition of every seat trains it).
-* ``--rllib-opponent frozen``: one seat per episode (drawn from the episode id) plays
-  ``main``, the others play ``opponent``, a frozen copy of ``main`` refreshed every
-  ``--snapshot-every`` iterations (only ``main`` trains).
-* ``--rllib-opponent <bot spec>`` (``random``, ``heuristic``, ``mcts:sims=50``): the bots
-  move inside the env; one seat per episode is ``main``.
+* a bot spec: the bots move inside the env, one seat per episode plays ``main``;
+* ``self`` with ``--self-play shared`` (default): every seat plays the learning module
+  ``main`` (parameter sharing: every seat's transitions train it);
+* ``self`` with ``--self-play frozen``: one seat plays ``main``, the others ``opponent``, a
+  frozen copy of ``main`` refreshed every ``snapshot_every`` env steps (only ``main`` trains).
 
-Hyper-parameters come from the same ``configs/<game>.yaml`` as the SB3 trainer where they
-apply (``ppo:`` SB3 names are translated; an ``rllib:`` section is passed to
-``PPOConfig.training`` as is). The run directory holds ``eightfold_rllib.json`` (game,
+Hyper-parameters come from the same resolved training config as the SB3 trainer
+(``configs/<game>.yaml`` < flags; SB3 names translated: ``learning_rate``, ``n_steps`` x
+``n_envs`` (the rollout size), ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``,
+``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``); an optional
+``rllib:`` mapping is passed to ``PPOConfig.training`` as is. The run directory holds ``eightfold_rllib.json`` (game,
 parameters, module id) and the RLlib checkpoint ``checkpoint/``, loadable with
 :class:`training.rllib.policy.RLlibPolicy`.
 """
@@ -23,14 +25,10 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import zlib
 from pathlib import Path
 from typing import Any
 
-META_FILE = "eightfold_rllib.json"
-CHECKPOINT_DIR = "checkpoint"
-MAIN = "main"
-OPPONENT = "opponent"
+from training.rllib.common import CHECKPOINT_DIR, FROZEN_PREFIX, MAIN, META_FILE, OPPONENT, parse_opponents
 
 # SB3 MaskablePPO keyword -> PPOConfig.training keyword (same meaning).
 _SB3_TO_RLLIB = {
@@ -53,32 +51,26 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--num-env-runners", type=int, default=0, help="remote EnvRunner actors (0 = sample in the driver)"
     )
-    g.add_argument("--envs-per-runner", type=int, default=1, help="env copies per EnvRunner")
+    g.add_argument("--envs-per-runner", type=int, default=None, help="env copies per EnvRunner (default 1)")
     g.add_argument(
         "--address", default=None, help="Ray cluster address (e.g. auto or ray://host:10001); default: local"
     )
     g.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray instance (default: all)")
     g.add_argument(
-        "--rllib-opponent",
-        default=None,
-        help="self (shared policy, default), frozen, or a bot spec (random, heuristic ...)",
+        "--self-play",
+        choices=["shared", "frozen"],
+        default="shared",
+        help="what the 'self' opponent is: the learning module on every seat, or a frozen copy",
     )
     g.add_argument(
-        "--snapshot-every", type=int, default=5, help="iterations between opponent refreshes (frozen)"
-    )
-    g.add_argument(
-        "--iterations",
-        type=int,
-        default=None,
-        help="stop after N training iterations (default: by timesteps)",
+        "--iterations", type=int, default=None, help="stop after N iterations (default: by timesteps)"
     )
 
 
 def _ppo_section(config: dict[str, Any]) -> dict[str, Any]:
-    for key in ("ppo", "algo", "hyperparams"):
-        if isinstance(config.get(key), dict):
-            return dict(config[key])
-    return {}
+    """The SB3 hyper-parameters: top level (``TrainConfig``) or under ``ppo:``."""
+    nested = config.get("ppo") if isinstance(config.get("ppo"), dict) else {}
+    return {**config, **nested}
 
 
 def training_kwargs(config: dict[str, Any], num_envs: int) -> dict[str, Any]:
@@ -93,12 +85,14 @@ def training_kwargs(config: dict[str, Any], num_envs: int) -> dict[str, Any]:
         out["train_batch_size_per_learner"] = ppo["n_steps"] * max(1, int(ppo.get("n_envs", num_envs)))
     out["minibatch_size"] = min(out["minibatch_size"], out["train_batch_size_per_learner"])
     out.update(config.get("rllib") or {})
+    out.pop("n_envs", None)
     return out
 
 
 def net_arch(config: dict[str, Any]) -> list[int]:
     """Hidden layer sizes: ``ppo.policy_kwargs.net_arch`` (a list, or dict with ``pi``), default [256, 256]."""
-    arch = (_ppo_section(config).get("policy_kwargs") or {}).get("net_arch", config.get("net_arch"))
+    ppo = _ppo_section(config)
+    arch = (ppo.get("policy_kwargs") or {}).get("net_arch", ppo.get("net_arch"))
     if isinstance(arch, dict):
         arch = arch.get("pi")
     if isinstance(arch, list) and all(isinstance(x, int) for x in arch):
@@ -106,26 +100,12 @@ def net_arch(config: dict[str, Any]) -> list[int]:
     return [256, 256]
 
 
-def seat_of(agent_id: Any) -> int:
-    return int(str(agent_id).rsplit("_", 1)[-1])
+def module_for(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
+    """Policy mapping: ``frozen_<seat>`` agents play the frozen copy, every other one ``main``."""
+    return OPPONENT if str(agent_id).startswith(FROZEN_PREFIX) else MAIN
 
 
-def mapping_fn(mode: str, num_players: int) -> Any:
-    """The agent -> module mapping: all ``main``, or ``main`` on one seat per episode."""
-
-    def shared(agent_id: Any, episode: Any, **kwargs: Any) -> str:
-        return MAIN
-
-    def one_main(agent_id: Any, episode: Any, **kwargs: Any) -> str:
-        main_seat = zlib.crc32(str(episode.id_).encode()) % num_players
-        return MAIN if seat_of(agent_id) == main_seat else OPPONENT
-
-    return one_main if mode == "frozen" else shared
-
-
-def build_config(
-    env_config: dict[str, Any], config: dict[str, Any], args: argparse.Namespace, num_players: int
-) -> Any:
+def build_config(env_config: dict[str, Any], config: dict[str, Any], args: argparse.Namespace) -> Any:
     """The ``PPOConfig`` of one run."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
@@ -135,33 +115,35 @@ def build_config(
     from training.rllib.env import EightfoldMultiAgentEnv
     from training.rllib.module import MaskedPPOTorchRLModule
 
-    # The env checker steps random *unmasked* actions, which the engine rejects: disabled.
-    mode = "frozen" if env_config["opponent"] == "frozen" else "self"
-    modules = [MAIN, OPPONENT] if mode == "frozen" else [MAIN]
+    frozen = env_config["self_play"] == "frozen" and "self" in env_config["opponents"]
+    modules = [MAIN, OPPONENT] if frozen else [MAIN]
     model = DefaultModelConfig(fcnet_hiddens=net_arch(config), head_fcnet_hiddens=[64])
     specs = {m: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model) for m in modules}
-    env_config = dict(env_config, opponent="self" if mode == "frozen" else env_config["opponent"])
     num_envs = max(1, args.num_env_runners) * args.envs_per_runner
     ppo = (
         PPOConfig()
+        # The env checker steps random *unmasked* actions, which the engine rejects: disabled.
         .environment(EightfoldMultiAgentEnv, env_config=env_config, disable_env_checking=True)
         .env_runners(num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.envs_per_runner)
-        .multi_agent(
-            policies=set(modules), policy_mapping_fn=mapping_fn(mode, num_players), policies_to_train=[MAIN]
-        )
+        .multi_agent(policies=set(modules), policy_mapping_fn=module_for, policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(**training_kwargs(config, num_envs))
         .debugging(seed=int(env_config.get("seed", 0)), log_level="ERROR")
     )
-    if mode == "frozen":
-        ppo = ppo.callbacks(on_train_result=_snapshot_callback(args.snapshot_every))
+    if frozen:
+        ppo = ppo.callbacks(on_train_result=_snapshot_callback(int(config.get("snapshot_every", 25_000))))
     return ppo
 
 
-def _snapshot_callback(every: int) -> Any:
+def _snapshot_callback(every_steps: int) -> Any:
+    """Refresh the frozen opponent each time ``every_steps`` more env steps were sampled."""
+    last = [0]
+
     def on_train_result(*, algorithm: Any, result: dict[str, Any], **kwargs: Any) -> None:
-        if algorithm.iteration % max(1, every) == 0:
+        steps = int(result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", 0))
+        if steps - last[0] >= every_steps:
             copy_main_to_opponent(algorithm)
+            last[0] = steps
 
     return on_train_result
 
@@ -184,47 +166,59 @@ def _init_ray(args: argparse.Namespace) -> None:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
 
 
-def _run_dir(args: argparse.Namespace, game: str) -> Path:
-    for attr in ("run_dir", "out", "output"):
-        value = getattr(args, attr, None)
-        if value:
-            return Path(value)
-    return Path("runs") / f"{game}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
+def _option(args: argparse.Namespace, config: dict[str, Any], name: str, default: Any) -> Any:
+    """A flag of ``eightfold train`` if given, else the training config's value, else ``default``."""
+    value = getattr(args, name, None)
+    if value is None:
+        value = config.get(name)
+    return default if value is None else value
 
 
-def _steps_limit(args: argparse.Namespace, config: dict[str, Any]) -> int:
-    for value in (getattr(args, "timesteps", None), config.get("timesteps"), config.get("total_timesteps")):
-        if isinstance(value, int) and value > 0:
-            return value
-    return 100_000
+def make_env_config(
+    args: argparse.Namespace, params: dict[str, Any], config: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``env_config`` of :class:`~training.rllib.env.EightfoldMultiAgentEnv` for a run."""
+    from envs.core.registry import get_game
+
+    return {
+        "game": get_game(args.env).name,
+        "params": dict(params),
+        "opponents": parse_opponents(_option(args, config, "opponents", "self")),
+        "self_play": args.self_play,
+        "seed": int(_option(args, config, "seed", 0)),
+    }
 
 
 def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[str, Any]) -> Path:
-    """Train, save the checkpoint and ``eightfold_rllib.json``; returns the run directory."""
-    from envs.core.registry import get_game
+    """Train, save the checkpoint and ``eightfold_rllib.json``; returns the run directory.
 
-    entry = get_game(args.env)
-    game = entry.game_class()(**params)
-    opponent = args.rllib_opponent or str(config.get("rllib_opponent", "self"))
-    env_config = {
-        "game": entry.name,
-        "params": params,
-        "opponent": opponent,
-        "seed": int(getattr(args, "seed", 0)),
-    }
-    run_dir = _run_dir(args, entry.name).resolve()
+    ``args``: the parsed ``eightfold train`` flags (``env``, and optionally ``out``,
+    ``timesteps``, ``seed``, ``opponents``) plus :func:`add_backend_args`; ``params``: the
+    game parameters; ``config``: the resolved training config as a dict.
+    """
+    env_config = make_env_config(args, params, config)
+    name = env_config["game"]
+    default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
+    run_dir = Path(_option(args, config, "out", default_out)).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
+    if args.envs_per_runner is None:
+        args.envs_per_runner = 1
     _init_ray(args)
-    algo = build_config(env_config, config, args, game.num_players).build_algo()
+    algo = build_config(env_config, config, args).build_algo()
     try:
-        log = _train_loop(algo, args, _steps_limit(args, config))
+        print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
+        log = _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)))
         algo.save_to_path(str(run_dir / CHECKPOINT_DIR))
     finally:
         algo.stop()
-    meta = {"format": 1, "game": entry.name, "params": params, "opponent": opponent, "module": MAIN}
+    meta = {
+        "format": 1,
+        "module": MAIN,
+        **{k: env_config[k] for k in ("game", "params", "opponents", "self_play")},
+    }
     (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
     (run_dir / "progress.json").write_text(json.dumps(log, indent=2))
-    print(f"saved {run_dir / CHECKPOINT_DIR} (load with --vs {run_dir})")
+    print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name} --vs {run_dir})")
     return run_dir
 
 
