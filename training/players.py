@@ -82,6 +82,16 @@ class PolicyPlayer:
         return f"PolicyPlayer({self.name!r})"
 
 
+def game_bots(entry: Any) -> dict[str, Any]:
+    """A registry entry's ``BOTS`` table; just ``random`` while a game has no ``bots.py`` yet."""
+    try:
+        return dict(entry.bots())
+    except ModuleNotFoundError:
+        from envs.core.bots import RandomBot
+
+        return {"random": RandomBot}
+
+
 def is_model_spec(spec: str) -> bool:
     return spec.strip().endswith(".zip")
 
@@ -104,13 +114,15 @@ class _Group:
 class OpponentPool:
     """Weighted groups of players; :meth:`sample` draws a group by weight, then a member.
 
-    A group may be empty (the ``self`` group before the first snapshot); it is skipped.
+    A group may be empty (the ``self`` group before the first snapshot); it is skipped,
+    and while every group is empty ``fallback`` plays (``from_specs``: the random bot).
     In the ``self`` group the newest snapshot is drawn with probability ``latest_prob``,
     otherwise a uniform one among all kept snapshots (at most ``max_size``).
     """
 
-    def __init__(self, latest_prob: float = 0.5, max_size: int = 10) -> None:
+    def __init__(self, latest_prob: float = 0.5, max_size: int = 10, fallback: Player | None = None) -> None:
         self.groups: dict[str, _Group] = {}
+        self.fallback = fallback
         self.latest_prob = latest_prob
         self.max_size = max_size
 
@@ -124,6 +136,7 @@ class OpponentPool:
     ) -> OpponentPool:
         """``["random", "heuristic", "self"]`` (equal weights) or ``{"random": 1, "self": 3}``."""
         weights = dict(specs) if isinstance(specs, Mapping) else dict.fromkeys(specs, 1.0)
+        kwargs.setdefault("fallback", make_bot(game, "random", dict(bots)))
         pool = cls(**kwargs)
         for spec, weight in weights.items():
             if float(weight) <= 0:
@@ -144,6 +157,8 @@ class OpponentPool:
     def sample(self, rng: np.random.Generator) -> tuple[str, Player]:
         groups = [g for g in self.groups.values() if g.players]
         if not groups:
+            if self.fallback is not None:
+                return ("fallback", self.fallback)
             raise RuntimeError("no opponent available yet (only an empty 'self' group)")
         w = np.array([g.weight for g in groups])
         g = groups[int(rng.choice(len(groups), p=w / w.sum()))]

@@ -133,10 +133,19 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         self.opponents.add(group, name, player)
 
     def add_policy_opponent(self, path: str, group: str = "self") -> None:
-        """Load a saved model as a frozen opponent (called through ``VecEnv.env_method``)."""
+        """Load a saved model as a frozen player (called through ``VecEnv.env_method``).
+
+        ``group="partner"`` adds it to the partner pool (2v2 partner played by past selves).
+        """
         from training.players import PolicyPlayer
 
-        self.add_opponent(group, path, PolicyPlayer.load(path, self.game))
+        player = PolicyPlayer.load(path, self.game)
+        if group == "partner":
+            if not isinstance(self.partner, OpponentPool):
+                raise RuntimeError("this env's partner is not a pool")
+            self.partner.add("self", path, player)
+        else:
+            self.add_opponent(group, path, player)
 
     # ------------------------------------------------------------------- reset
     def reset(
@@ -191,7 +200,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             # as PettingZoo's TerminateIllegalWrapper: the episode ends, the mover is penalised
             self._done = True
             info = self._info()
-            info["illegal_action"] = True
+            info.update(illegal_action=True, outcome="loss", placement=float(self.game.num_players))
+            info["return"] = self.illegal_reward
             return self._obs(), self.illegal_reward, True, False, info
         state.apply(a)
         self._play_others()

@@ -1,0 +1,153 @@
+"""Smoke tests of ``eightfold train`` / ``eval`` / ``play`` as subprocesses (seconds each),
+and the reproducibility of a training run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.training.conftest import first_two_player_game
+
+GAME = first_two_player_game()
+pytestmark = pytest.mark.skipif(GAME is None, reason="no game installed yet")
+
+
+def eightfold(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "training.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def env_args() -> list[str]:
+    assert GAME is not None
+    name, params = GAME
+    return [name, *(a for k, v in params.items() for a in ("--param", f"{k}={json.dumps(v)}"))]
+
+
+def tiny_train_args(out: Path, timesteps: int) -> list[str]:
+    return [
+        "train", *env_args(), "--out", str(out), "--timesteps", str(timesteps), "--n-envs", "2",
+        "--opponents", "random,self", "--no-progress", "--eval-every", "128",
+        "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1",
+        "--set", "snapshot_every=128", "--set", "eval_games=2", "--set", "eval_opponents=[\"random\"]",
+        "--set", "checkpoint_every=128", "--set", "net_arch=[32]", "--set", "cnn_channels=[8]",
+        "--set", "features_dim=32", "--set", "eval_workers=1",
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    proc = eightfold(*tiny_train_args(out, 256), "--eval-games", "4")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return out
+
+
+def test_train_writes_a_complete_run(run_dir: Path) -> None:
+    for name in ("config.yaml", "model.zip", "best_model.zip", "eval.jsonl", "train_summary.json",
+                 "learning_curve.png", "final_eval.json", "final_eval.png"):  # fmt: skip
+        assert (run_dir / name).exists(), name
+    assert list((run_dir / "pool").glob("snap_*.zip")), "self-play snapshots"
+    assert list((run_dir / "checkpoints").glob("model_*_steps.zip"))
+    assert list((run_dir / "tb").iterdir()), "TensorBoard logs"
+    assert list((run_dir / "monitor").glob("*.monitor.csv"))
+    summary = json.loads((run_dir / "train_summary.json").read_text())
+    assert summary["timesteps"] >= 256
+    final = json.loads((run_dir / "final_eval.json").read_text())
+    assert final["pairs"][0]["games"] == 4
+
+
+def test_train_resume_continues_to_the_new_total(run_dir: Path) -> None:
+    proc = eightfold(*tiny_train_args(run_dir, 384), "--resume")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "resuming from" in proc.stdout
+    assert json.loads((run_dir / "train_summary.json").read_text())["timesteps"] >= 384
+
+
+def test_train_rejects_a_bad_option(tmp_path: Path) -> None:
+    proc = eightfold("train", *env_args(), "--out", str(tmp_path), "--set", "no_such_option=1")
+    assert proc.returncode == 2 and "no_such_option" in proc.stderr
+
+
+def test_eval_model_against_a_bot(run_dir: Path, tmp_path: Path) -> None:
+    out_json, out_png = tmp_path / "e.json", tmp_path / "e.png"
+    proc = eightfold(
+        "eval", "--players", str(run_dir / "model.zip"), "random", "--games", "6", "--workers", "2",
+        "--json", str(out_json), "--plot", str(out_png),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "win rate" in proc.stdout and "Elo" in proc.stdout
+    res = json.loads(out_json.read_text())
+    pair = res["pairs"][0]
+    assert pair["games"] == 6 and pair["wins"] + pair["draws"] + pair["losses"] == 6
+    assert out_png.stat().st_size > 1000
+
+
+def test_eval_bots_all_pairs() -> None:
+    proc = eightfold("eval", *env_args(), "--players", "random", "mcts:sims=2", "--games", "4",
+                     "--mode", "all", "--workers", "1")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "mcts:sims=2" in proc.stdout
+
+
+def test_eval_curve(run_dir: Path, tmp_path: Path) -> None:
+    proc = eightfold("eval", "--curve", str(run_dir), "--plot", str(tmp_path / "c.png"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (tmp_path / "c.png").stat().st_size > 1000
+
+
+def test_play_scripted_against_a_bot() -> None:
+    script = "help\nthis is not a move\nmoves\n1\n1\nquit\n"
+    proc = eightfold("play", *env_args(), "--vs", "random", "--seat", "1", stdin=script)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    assert "legal moves" in out and "not a legal move" in out and "commands:" in out
+    assert "game abandoned (quit)" in out or "game over" in out
+
+
+def test_play_to_the_end_against_a_model(run_dir: Path) -> None:
+    proc = eightfold("play", *env_args(), "--vs", str(run_dir / "model.zip"), stdin="1\n" * 2000)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "game over" in proc.stdout
+
+
+def test_play_rejects_a_bad_seat() -> None:
+    proc = eightfold("play", *env_args(), "--vs", "random", "--seat", "9", stdin="quit\n")
+    assert proc.returncode == 2 and "--seat" in proc.stderr
+
+
+def test_same_seed_same_run(tmp_path: Path) -> None:
+    """Two runs with one seed give identical weights (self-play and evaluation included)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.cli import build_parser
+    from training.train import resolve_config, train
+
+    params: list[Any] = []
+    for k in range(2):
+        args = build_parser().parse_args(tiny_train_args(tmp_path / f"r{k}", 192))
+        train(resolve_config(args))
+        model = MaskablePPO.load(tmp_path / f"r{k}" / "model.zip", device="cpu")
+        params.append([p.detach().clone() for p in model.policy.parameters()])
+    assert all(torch.equal(a, b) for a, b in zip(params[0], params[1], strict=True))
+
+
+@pytest.mark.slow
+def test_eval_in_worker_processes(run_dir: Path) -> None:
+    """40+ games go to the process pool; the counts add up across the chunks."""
+    from training.evaluate import run_tournament
+
+    assert GAME is not None
+    res = run_tournament(GAME[0], GAME[1], [str(run_dir / "model.zip"), "random"], games=40, workers=2)
+    pair = res["pairs"][0]
+    assert pair["games"] == 40 and pair["wins"] + pair["draws"] + pair["losses"] == 40

@@ -1,0 +1,37 @@
+"""Statistics of the tournaments: Wilson intervals, the Bradley-Terry Elo fit, pairings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.core.bots import RandomBot
+from tests.training.toy_game import ToyGame
+from training.tournament import PairResult, bradley_terry_elo, play_pairing, wilson
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_elo_orders_players_and_keeps_all_win_records_finite() -> None:
+    ab = PairResult("a", "b", games=100, wins=76, losses=24)
+    bc = PairResult("b", "c", games=100, wins=76, losses=24)
+    ac = PairResult("a", "c", games=100, wins=100)
+    elo = bradley_terry_elo(["a", "b", "c"], [ab, bc, ac])
+    assert elo["a"] == 1000.0 and elo["a"] > elo["b"] > elo["c"]
+    assert np.isfinite(elo["c"])
+    # 76% expected score is about 200 Elo
+    assert 150 < elo["a"] - elo["b"] < 260
+
+
+def test_pairing_rotates_seats_and_counts_every_game() -> None:
+    game = ToyGame(num_players=3)
+    res = play_pairing(game, RandomBot(game), RandomBot(game), ("x", "y"), range(30), seed=1)
+    assert res.games == 30 == res.wins + res.draws + res.losses
+    assert min(res.placements) >= 1.0 and max(res.placements) <= 3.0
+    again = play_pairing(game, RandomBot(game), RandomBot(game), ("x", "y"), range(30), seed=1)
+    assert again.returns == res.returns

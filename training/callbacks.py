@@ -1,0 +1,122 @@
+"""Training callbacks: self-play snapshots and periodic evaluation against the baselines."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from envs.core.game import Game
+from training.players import PolicyPlayer, make_player
+from training.tournament import play_pairing
+
+
+class SelfPlayCallback(BaseCallback):
+    """Every ``every`` steps, freeze the current policy into ``pool_dir`` and hand it to
+    every env's opponent pool (``add_policy_opponent``), so opponents are drawn per episode
+    from a pool of past selves. A snapshot is also taken when training starts, so the
+    ``self`` group is never empty. ``groups``: the pool groups to add to (``self``, and
+    ``partner`` when a 2v2 partner is played by the learner's past selves)."""
+
+    def __init__(self, pool_dir: Path, every: int, groups: Sequence[str] = ("self",)) -> None:
+        super().__init__()
+        self.pool_dir = pool_dir
+        self.every = every
+        self.groups = tuple(groups)
+        self._last = 0
+
+    def _snapshot(self) -> None:
+        self.pool_dir.mkdir(parents=True, exist_ok=True)
+        path = self.pool_dir / f"snap_{self.num_timesteps:09d}.zip"
+        if not path.exists():
+            self.model.save(path)
+        for group in self.groups:
+            self.training_env.env_method("add_policy_opponent", str(path), group)
+        self._last = self.num_timesteps
+
+    def _on_training_start(self) -> None:
+        if not list(self.pool_dir.glob("snap_*.zip")):
+            self._snapshot()
+        self._last = self.num_timesteps
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps - self._last >= self.every:
+            self._snapshot()
+        return True
+
+
+def load_pool(env: Any, pool_dir: Path, groups: Sequence[str], keep: int) -> int:
+    """On ``--resume``: give the envs the newest ``keep`` snapshots again."""
+    snaps = sorted(pool_dir.glob("snap_*.zip"))[-keep:]
+    for path in snaps:
+        for group in groups:
+            env.env_method("add_policy_opponent", str(path), group)
+    return len(snaps)
+
+
+class BaselineEvalCallback(BaseCallback):
+    """Every ``every`` steps, play ``games`` seat-swapped games against each baseline with
+    the current policy (greedy action: ``deterministic``); log ``eval/win_rate_<bot>``
+    and ``eval/score_<bot>`` to TensorBoard, append a line to ``eval.jsonl`` and save
+    ``best_model.zip`` when the mean score over the baselines improves."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        bots: Mapping[str, Any],
+        baselines: Sequence[str],
+        every: int,
+        games: int,
+        out_dir: Path,
+        seed: int = 0,
+        deterministic: bool = True,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.opponents = {spec: make_player(game, spec, bots) for spec in baselines}
+        self.every = every
+        self.games = games
+        self.out_dir = out_dir
+        self.seed = seed
+        self.deterministic = deterministic
+        self.best = -1.0
+        self._last = 0
+        self._start = time.time()
+
+    def _on_training_start(self) -> None:
+        self._last = self.num_timesteps
+        self._start = time.time()
+
+    def _on_step(self) -> bool:
+        if self.every > 0 and self.num_timesteps - self._last >= self.every:
+            self._last = self.num_timesteps
+            self.evaluate()
+        return True
+
+    def evaluate(self) -> dict[str, Any]:
+        me = PolicyPlayer(self.model.policy, self.game, deterministic=self.deterministic, name="agent")
+        row: dict[str, Any] = {"timesteps": int(self.num_timesteps), "wall_s": time.time() - self._start}
+        scores = []
+        for spec, bot in self.opponents.items():
+            res = play_pairing(self.game, me, bot, ("agent", spec), range(self.games), seed=self.seed)
+            summary = res.summary()
+            row[spec] = {
+                k: summary[k] for k in ("games", "win_rate", "win_rate_ci95", "score", "mean_placement")
+            }
+            self.logger.record(f"eval/win_rate_{spec}", summary["win_rate"])
+            self.logger.record(f"eval/score_{spec}", summary["score"])
+            scores.append(summary["score"])
+        self.model.policy.set_training_mode(False)
+        with (self.out_dir / "eval.jsonl").open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        text = "  ".join(f"{s}: {row[s]['win_rate']:.2f}" for s in self.opponents)
+        print(f"[eval @ {self.num_timesteps:,} steps, {row['wall_s']:.0f}s] win rate vs {text}", flush=True)
+        mean = sum(scores) / max(1, len(scores))
+        if mean > self.best:
+            self.best = mean
+            self.model.save(self.out_dir / "best_model.zip")
+        return row

@@ -1,0 +1,125 @@
+"""The training configuration: defaults < ``configs/<game>.yaml`` (or ``--config``) < flags.
+
+The resolved configuration is written to ``<out>/config.yaml`` with every run, and
+``--resume`` reads it back from there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (see ``configs/*.yaml`` for the explanations)."""
+
+    env: str = "over_and_out"
+    params: dict[str, Any] = field(default_factory=dict)
+    timesteps: int = 200_000
+    seed: int = 0
+    out: str = "runs/default"
+    # environments
+    n_envs: int = 8
+    vec_env: str = "dummy"
+    opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0, "heuristic": 1.0})
+    partner: str | None = None
+    seat: int | None = None
+    # MaskablePPO
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    # network
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    cnn_channels: list[int] = field(default_factory=lambda: [64, 64])
+    features_dim: int = 256
+    # self-play
+    snapshot_every: int = 25_000
+    pool_size: int = 8
+    latest_prob: float = 0.5
+    # evaluation and checkpoints
+    eval_every: int = 25_000
+    eval_games: int = 40
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
+    final_eval_games: int = 0
+    eval_workers: int = 2
+    checkpoint_every: int = 50_000
+    # machine
+    torch_threads: int = 1
+    progress_bar: bool = True
+
+    def validate(self) -> None:
+        if self.vec_env not in ("dummy", "subproc"):
+            raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
+        for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        if not self.opponents:
+            raise ValueError("opponents must name at least one opponent")
+        if any(float(w) <= 0 for w in self.opponents.values()):
+            raise ValueError(f"opponent weights must be > 0, got {self.opponents}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def parse_opponents(value: Any) -> dict[str, float]:
+    """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights."""
+    if isinstance(value, str):
+        value = [v for v in (p.strip() for p in value.split(",")) if v]
+    if isinstance(value, dict):
+        return {str(k): float(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return dict.fromkeys((str(v) for v in value), 1.0)
+    raise ValueError(f"opponents must be a comma list, a list or a mapping, got {value!r}")
+
+
+def default_config_path(env: str) -> Path | None:
+    path = CONFIG_DIR / f"{env}.yaml"
+    return path if path.exists() else None
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f) or {}
+    except FileNotFoundError as exc:
+        raise ValueError(f"no config file {str(path)!r}") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
+    """``cfg`` updated with ``data`` (unknown keys are an error naming ``source``)."""
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{source}: unknown training option(s) {unknown}; known: {sorted(known)}")
+    values = dict(data)
+    if "opponents" in values:
+        values["opponents"] = parse_opponents(values["opponents"])
+    if "params" in values:
+        values["params"] = {**cfg.params, **(values["params"] or {})}
+    return dataclasses.replace(cfg, **values)
+
+
+def save_config(cfg: TrainConfig, out_dir: Path) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "config.yaml"
+    with path.open("w") as f:
+        yaml.safe_dump(cfg.to_dict(), f, sort_keys=False)
+    return path

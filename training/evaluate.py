@@ -1,0 +1,207 @@
+"""``eightfold eval``: tournaments between bots and trained agents.
+
+    eightfold eval over_and_out --param num_players=2 --players runs/demo/model.zip random greedy heuristic
+    eightfold eval --players runs/demo/model.zip random heuristic     # env/params from the run's config.yaml
+    eightfold eval --curve runs/demo                                  # learning-curve PNG of a run
+
+Players are bot specs (``random``, ``heuristic``, ``mcts:sims=100``) or saved models
+(``path.zip``). ``--mode first`` (default) pairs the first player with each other one;
+``--mode all`` plays every pairing. In each pairing the first player's seat rotates and
+the other seats are the second player (for more than two seats both directions are played
+in ``all`` mode). Output: a table with 95% Wilson intervals, mean placement, Elo (Bradley-
+Terry), plus ``--json`` and ``--plot`` files. Games run in ``--workers`` processes
+(from 40 games on; fewer are played in-process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from envs.core.registry import get_game
+from training.params import parse_params
+from training.tournament import PairResult, bradley_terry_elo, play_pairing
+
+MIN_PARALLEL_GAMES = 40
+"""Fewer games than this are played in-process: starting workers costs a few seconds."""
+
+_CACHE: dict[tuple[str, str, str, bool], Any] = {}
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("eval", help="tournament of bots and trained agents (win rates, Elo, plot)")
+    p.add_argument("env", nargs="?", default=None, help="game (default: from the first model's run)")
+    p.add_argument("--variant", default=None)
+    p.add_argument("--param", action="append", default=[], metavar="K=V")
+    p.add_argument("--players", nargs="+", default=[], help="bot specs and/or model .zip paths")
+    p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    p.add_argument("--mode", choices=["first", "all"], default="first")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=2, help="processes (1 = in this process)")
+    p.add_argument("--stochastic", action="store_true", help="models sample actions (default: best action)")
+    p.add_argument("--json", default=None, help="write the results as JSON")
+    p.add_argument("--plot", default=None, help="write a PNG of the results")
+    p.add_argument("--curve", default=None, metavar="RUN_DIR", help="plot a run's learning curve and exit")
+    p.set_defaults(func=cmd_eval)
+
+
+# --------------------------------------------------------------------- workers
+def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
+    key = (env, params_json, spec, deterministic)
+    if key not in _CACHE:
+        from training.players import game_bots, make_player
+
+        entry = get_game(env)
+        game = entry.game_class()(**json.loads(params_json))
+        _CACHE[key] = (game, make_player(game, spec, game_bots(entry), deterministic=deterministic))
+    return _CACHE[key]
+
+
+def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool]) -> PairResult:
+    env, params_json, a, b, ids, seed, deterministic = task
+    import torch
+
+    torch.set_num_threads(1)
+    game, pa = _player(env, params_json, a, deterministic)
+    _, pb = _player(env, params_json, b, deterministic)
+    return play_pairing(game, pa, pb, (a, b), ids, seed=seed)
+
+
+def run_tournament(
+    env: str,
+    params: dict[str, Any],
+    players: Sequence[str],
+    games: int,
+    mode: str = "first",
+    seed: int = 0,
+    workers: int = 2,
+    deterministic: bool = True,
+) -> dict[str, Any]:
+    """Play the pairings; results as a JSON-ready dict (pairs, Elo)."""
+    if len(players) < 2:
+        raise ValueError("name at least two players (bot specs or model .zip files)")
+    if len(set(players)) != len(players):
+        raise ValueError(f"players must be distinct, got {list(players)}")
+    game = get_game(env).game_class()(**params)
+    for spec in players:  # fail early, in this process, on a bad spec or model
+        _player(env, json.dumps(params, sort_keys=True), spec, deterministic)
+    pairs = [(players[0], b) for b in players[1:]]
+    if mode == "all":
+        pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
+        if game.num_players > 2:
+            pairs += [(b, a) for a, b in pairs]
+    chunks = max(1, workers) * 2
+    pjson = json.dumps(params, sort_keys=True)
+    tasks = [
+        (env, pjson, a, b, list(range(games))[k::chunks], seed, deterministic)
+        for a, b in pairs
+        for k in range(min(chunks, games))
+    ]
+    if workers > 1 and len(tasks) > 1 and games * len(pairs) >= MIN_PARALLEL_GAMES:
+        import multiprocessing as mp
+
+        # forkserver, not fork: the parent already runs torch; the server imports the heavy
+        # modules once and every worker forks from it
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
+        with ctx.Pool(workers) as pool:
+            parts = pool.map(_run_chunk, tasks)
+    else:
+        parts = [_run_chunk(t) for t in tasks]
+    merged: dict[tuple[str, str], PairResult] = {}
+    for part in parts:
+        merged.setdefault((part.a, part.b), PairResult(part.a, part.b)).merge(part)
+    results = [merged[p] for p in pairs]
+    return {
+        "env": get_game(env).env_id,
+        "params": params,
+        "num_players": game.num_players,
+        "games_per_pairing": games,
+        "players": list(players),
+        "pairs": [r.summary() for r in results],
+        "elo": bradley_terry_elo(list(players), results),
+    }
+
+
+# ---------------------------------------------------------------------- output
+def format_table(res: dict[str, Any]) -> str:
+    head = f"{'player':34s} {'vs':22s} {'games':>5s} {'W':>5s} {'D':>4s} {'L':>5s} {'win rate [95% CI]':>24s}"
+    multi = res["num_players"] > 2
+    head += f" {'place':>6s}" if multi else ""
+    lines = [head, "-" * len(head)]
+    for p in res["pairs"]:
+        lo, hi = p["win_rate_ci95"]
+        row = (
+            f"{_short(p['a']):34s} {_short(p['b']):22s} {p['games']:5d} {p['wins']:5d} {p['draws']:4d} "
+            f"{p['losses']:5d} {p['win_rate']:9.3f} [{lo:.3f}, {hi:.3f}]"
+        )
+        lines.append(row + (f" {p['mean_placement']:6.2f}" if multi else ""))
+    lines.append("")
+    lines.append(
+        "Elo (Bradley-Terry, first player = 1000): "
+        + ", ".join(f"{_short(n)} {e:.0f}" for n, e in sorted(res["elo"].items(), key=lambda kv: -kv[1]))
+    )
+    return "\n".join(lines)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 34 else "..." + name[-31:]
+
+
+def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """Env and params from the ``config.yaml`` next to the first model of ``players``."""
+    from training.config import read_yaml
+
+    for spec in players:
+        if spec.endswith(".zip") and (Path(spec).parent / "config.yaml").exists():
+            data = read_yaml(Path(spec).parent / "config.yaml")
+            return str(data["env"]), dict(data.get("params") or {})
+    raise ValueError(
+        "name the env (e.g. eightfold eval over_and_out ...) or pass a model from a run directory"
+    )
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from training.plots import learning_curve, plot_tournament
+
+    if args.curve:
+        print(
+            f"wrote {learning_curve(Path(args.curve), Path(args.plot or Path(args.curve) / 'learning_curve.png'))}"
+        )
+        return 0
+    if args.env is None:
+        env, params = infer_env(args.players)
+        params.update(parse_params(args.param, args.variant))
+    else:
+        env, params = get_game(args.env).name, parse_params(args.param, args.variant)
+    res = run_tournament(
+        env, params, args.players, args.games, args.mode, args.seed, args.workers, not args.stochastic
+    )
+    print(format_table(res))
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=2))
+        print(f"wrote {args.json}")
+    if args.plot:
+        print(f"wrote {plot_tournament(res, Path(args.plot))}")
+    return 0
+
+
+def evaluate_model_vs_baselines(cfg: Any, model: Path, out: Path) -> dict[str, Any]:
+    """The final evaluation of ``eightfold train --eval-games N``."""
+    from training.plots import plot_tournament
+
+    players = [str(model), *cfg.eval_opponents]
+    print(
+        f"evaluating {model} against {cfg.eval_opponents}: {cfg.final_eval_games} games each, seats swapped"
+    )
+    res = run_tournament(
+        cfg.env, cfg.params, players, cfg.final_eval_games, "first", cfg.seed + 104729, cfg.eval_workers
+    )
+    print(format_table(res))
+    (out / "final_eval.json").write_text(json.dumps(res, indent=2))
+    plot_tournament(res, out / "final_eval.png")
+    print(f"wrote {out / 'final_eval.json'} and {out / 'final_eval.png'}")
+    return res

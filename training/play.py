@@ -1,0 +1,116 @@
+"""``eightfold play <env> --vs <bot|model.zip> [--seat K]``: a person against a bot or agent.
+
+Moves are typed in the game's notation (``env.unwrapped.string_to_action``); the legal ones
+are listed (numbered: a number picks from the list). Commands: ``help``, ``moves``,
+``board``, ``quit``. Input is read line by line from stdin, so a game can be scripted::
+
+    printf 'play 5\\nquit\\n' | eightfold play over_and_out --param num_players=2 --vs heuristic
+
+Every seat other than yours is played by ``--vs`` (your partner too, in 2v2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+import numpy as np
+
+from envs.core.registry import get_game
+from training.params import parse_params
+from training.players import game_bots, make_player
+
+HELP = """commands:
+  <move>   a move in the game's notation (case and spaces do not matter), or its number in the list
+  moves    list the legal moves again
+  board    show the position again
+  help     this text
+  quit     leave the game"""
+
+
+class Quit(Exception):
+    """The person left the game."""
+
+
+def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
+    """Read lines until one names a legal move; returns its action index."""
+    raw = env.unwrapped
+    legal = [int(a) for a in np.flatnonzero(raw.state.legal_mask())]
+    _list_moves(raw, legal, out)
+    while True:
+        out.write("your move> ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            raise Quit("end of input")
+        text = line.strip()
+        if not text:
+            continue
+        cmd = text.lower()
+        if cmd in ("quit", "exit", "q"):
+            raise Quit("quit")
+        if cmd in ("help", "?", "h"):
+            print(HELP, file=out)
+            continue
+        if cmd in ("moves", "legal", "m"):
+            _list_moves(raw, legal, out)
+            continue
+        if cmd in ("board", "b"):
+            print(env.render(), file=out)
+            continue
+        try:
+            return int(raw.string_to_action(text))
+        except ValueError as exc:
+            if text.isdigit() and 1 <= int(text) <= len(legal):
+                return legal[int(text) - 1]
+            print(
+                f"not a legal move: {exc}\n(type 'moves' for the legal moves, 'help' for commands)", file=out
+            )
+
+
+def _list_moves(raw: Any, legal: list[int], out: TextIO) -> None:
+    names = [raw.action_to_string(a) for a in legal]
+    print(f"legal moves ({len(names)}):", file=out)
+    print("  " + "   ".join(f"{i}) {n}" for i, n in enumerate(names, 1)), file=out)
+
+
+def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    entry = get_game(args.env)
+    env = entry.env(render_mode="ansi", **parse_params(args.param, args.variant))
+    raw = env.unwrapped
+    game = raw.game
+    seat = int(args.seat)
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"--seat must be in [0, {game.num_players - 1}], got {seat}")
+    opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
+    env.reset(seed=args.seed)
+    rng = np.random.default_rng(args.seed + 1)
+    me = raw.possible_agents[seat]
+    print(f"{entry.env_id}: you are {me}, every other seat is {args.vs}. Type 'help' for commands.", file=out)
+    try:
+        for agent in env.agent_iter():
+            _obs, _r, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if agent == me:
+                print("\n" + str(env.render()), file=out)
+                env.step(_ask(env, stdin, out))
+            else:
+                p = raw.possible_agents.index(agent)
+                action = int(opponent.act(raw.state, p, rng))
+                print(f"{agent} ({args.vs}) plays: {raw.action_to_string(action)}", file=out)
+                env.step(action)
+    except Quit as why:
+        print(f"game abandoned ({why}).", file=out)
+        return 0
+    returns = raw.state.returns()
+    print("\n" + str(env.render()), file=out)
+    print(
+        f"game over. returns: {[round(float(x), 3) for x in returns]}; yours: {float(returns[seat]):+.3f}",
+        file=out,
+    )
+    return 0

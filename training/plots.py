@@ -1,0 +1,120 @@
+"""PNG plots (matplotlib, Agg backend): a run's learning curve and a tournament's results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def read_monitor(run_dir: Path) -> dict[str, np.ndarray]:
+    """All envs' episodes in wall-clock order: return, length, cumulative steps, won."""
+    rows: list[tuple[float, float, int, float]] = []
+    for path in sorted((run_dir / "monitor").glob("*.monitor.csv")):
+        lines = path.read_text().splitlines()
+        if len(lines) < 2:
+            continue
+        cols = lines[1].split(",")
+        for line in lines[2:]:
+            rec = dict(zip(cols, line.split(","), strict=False))
+            try:
+                won = 1.0 if rec.get("outcome") == "win" else 0.0
+                rows.append((float(rec["t"]), float(rec["r"]), int(rec["l"]), won))
+            except (KeyError, ValueError):
+                continue
+    rows.sort()
+    arr = np.array(rows, dtype=np.float64).reshape(-1, 4)
+    return {"t": arr[:, 0], "r": arr[:, 1], "steps": np.cumsum(arr[:, 2]), "won": arr[:, 3]}
+
+
+def _rolling(x: np.ndarray, window: int) -> np.ndarray:
+    if x.size == 0:
+        return x
+    w = max(1, min(window, x.size))
+    c = np.cumsum(np.insert(x, 0, 0.0))
+    out = np.empty_like(x)
+    out[w - 1 :] = (c[w:] - c[:-w]) / w
+    out[: w - 1] = c[1:w] / np.arange(1, w)
+    return out
+
+
+def read_evals(run_dir: Path) -> list[dict[str, Any]]:
+    path = run_dir / "eval.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
+    """Training episodes (rolling return and win fraction vs the training opponents) and the
+    periodic evaluations (win rate vs each baseline, with 95% intervals) against the steps."""
+    plt = _plt()
+    mon = read_monitor(run_dir)
+    evals = read_evals(run_dir)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    if mon["r"].size:
+        ax1.plot(mon["steps"], _rolling(mon["r"], window), label=f"episode return (rolling {window})")
+        ax1.plot(mon["steps"], _rolling(mon["won"], window), label="win fraction vs training opponents")
+    ax1.set_xlabel("learner steps")
+    ax1.set_title("training episodes")
+    ax1.grid(alpha=0.3)
+    ax1.legend(loc="lower right")
+    if evals:
+        steps = [e["timesteps"] for e in evals]
+        bots = [k for k, v in evals[0].items() if isinstance(v, dict)]
+        for bot in bots:
+            wr = np.array([e[bot]["win_rate"] for e in evals])
+            lo = np.array([e[bot]["win_rate_ci95"][0] for e in evals])
+            hi = np.array([e[bot]["win_rate_ci95"][1] for e in evals])
+            ax2.plot(steps, wr, marker="o", label=f"vs {bot}")
+            ax2.fill_between(steps, lo, hi, alpha=0.15)
+    ax2.set_ylim(0, 1)
+    ax2.set_xlabel("learner steps")
+    ax2.set_title("evaluation: win rate (95% CI)")
+    ax2.grid(alpha=0.3)
+    if evals:
+        ax2.legend(loc="lower right")
+    fig.suptitle(str(run_dir))
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot_tournament(res: dict[str, Any], out: Path) -> Path:
+    """Win rate of each pairing with its 95% interval, and the Elo ratings."""
+    plt = _plt()
+    pairs = res["pairs"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 0.6 * max(3, len(pairs)) + 1.5))
+    labels = [f"{Path(p['a']).name} vs {Path(p['b']).name}" for p in pairs]
+    wr = np.array([p["win_rate"] for p in pairs])
+    err = np.array(
+        [[p["win_rate"] - p["win_rate_ci95"][0], p["win_rate_ci95"][1] - p["win_rate"]] for p in pairs]
+    )
+    y = np.arange(len(pairs))
+    ax1.barh(y, wr, xerr=err.T.reshape(2, -1), color="tab:blue", alpha=0.8, capsize=4)
+    ax1.set_yticks(y, labels)
+    ax1.set_xlim(0, 1)
+    ax1.axvline(0.5, color="grey", lw=0.8, ls="--")
+    ax1.set_xlabel(f"win rate, 95% Wilson CI ({res['games_per_pairing']} games, seats rotated)")
+    elo = sorted(res["elo"].items(), key=lambda kv: kv[1])
+    ax2.barh([Path(n).name for n, _ in elo], [e for _, e in elo], color="tab:orange")
+    ax2.set_xlabel("Elo (Bradley-Terry)")
+    fig.suptitle(f"{res['env']} {res['params'] or ''}")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

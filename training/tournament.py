@@ -1,0 +1,163 @@
+"""Matches between players (bots and trained agents) on the engine, and their statistics.
+
+A *pairing* ``(a, b)`` plays ``games`` games with ``a`` in one seat and ``b`` in every other
+seat; ``a``'s seat rotates (game ``g``: seat ``g mod n``), so first-move advantages cancel.
+Results are counted from ``a``'s side: win / draw / loss (strict best of the table / shared
+best / otherwise; partners in 2v2 are not rivals), mean placement and mean return.
+
+Statistics: 95% Wilson score intervals for rates; Elo from a Bradley-Terry fit of the
+pairwise scores (wins + draws/2), anchored so that the first player has Elo 1000.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import Game
+from training.players import Player
+from training.single_agent import outcome, placement, team_seats
+
+
+@dataclass
+class PairResult:
+    """Results of one pairing from the first player's side."""
+
+    a: str
+    b: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    placements: list[float] = field(default_factory=list)
+    returns: list[float] = field(default_factory=list)
+
+    def add(self, result: str, place: float, ret: float) -> None:
+        self.games += 1
+        self.wins += result == "win"
+        self.draws += result == "draw"
+        self.losses += result == "loss"
+        self.placements.append(place)
+        self.returns.append(ret)
+
+    def merge(self, other: PairResult) -> None:
+        self.games += other.games
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.placements += other.placements
+        self.returns += other.returns
+
+    @property
+    def score(self) -> float:
+        """Wins + half the draws, per game."""
+        return (self.wins + 0.5 * self.draws) / max(1, self.games)
+
+    def summary(self) -> dict[str, Any]:
+        lo, hi = wilson(self.wins, self.games)
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": self.wins / max(1, self.games),
+            "win_rate_ci95": [lo, hi],
+            "score": self.score,
+            "mean_placement": float(np.mean(self.placements)) if self.placements else float("nan"),
+            "mean_return": float(np.mean(self.returns)) if self.returns else float("nan"),
+        }
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``k / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_game(
+    game: Game[Any, Any], players: Sequence[Player], seed: int, max_steps: int | None = None
+) -> np.ndarray:
+    """One game, ``players[s]`` in seat ``s``; the final returns per seat."""
+    seeds = np.random.SeedSequence(seed).spawn(game.num_players + 1)
+    state = game.new_initial_state(np.random.default_rng(seeds[0]))
+    rngs = [np.random.default_rng(s) for s in seeds[1:]]
+    limit = max_steps if max_steps is not None else game.max_game_length + 1
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        state.apply(int(players[p].act(state, p, rngs[p])))
+    else:
+        raise RuntimeError("a game ran past the game's max_game_length")
+    return np.asarray(state.returns(), dtype=np.float64)
+
+
+def play_pairing(
+    game: Game[Any, Any],
+    a: Player,
+    b: Player,
+    names: tuple[str, str],
+    game_ids: Sequence[int],
+    seed: int = 0,
+) -> PairResult:
+    """Games ``game_ids`` of the pairing ``a`` vs ``b`` (``a`` in seat ``g mod n``, ``b`` elsewhere)."""
+    n = game.num_players
+    res = PairResult(*names)
+    for g in game_ids:
+        seat = g % n
+        seated = [a if s == seat else b for s in range(n)]
+        ret = play_game(game, seated, seed=seed * 1_000_003 + g)
+        team = team_seats(game, seat)
+        res.add(outcome(ret, seat, team), placement(ret, seat, team), float(ret[seat]))
+    return res
+
+
+def bradley_terry_elo(
+    names: Sequence[str], pairs: Sequence[PairResult], iters: int = 2000
+) -> dict[str, float]:
+    """Elo ratings (400·log10 strength) of a Bradley-Terry fit to the pairwise scores.
+
+    Each pairing counts ``games`` comparisons of which ``a`` won ``score·games``. A tiny
+    prior (half a draw against every other player) keeps all-win records finite.
+    """
+    idx = {name: i for i, name in enumerate(names)}
+    m = len(names)
+    wins = np.full((m, m), 0.0)
+    for i in range(m):
+        for j in range(m):
+            if i != j:
+                wins[i, j] = 0.25  # prior: half a draw
+    for p in pairs:
+        i, j = idx[p.a], idx[p.b]
+        w = p.score * p.games
+        wins[i, j] += w
+        wins[j, i] += p.games - w
+    strength = np.ones(m)
+    games = wins + wins.T
+    for _ in range(iters):
+        total = wins.sum(axis=1)
+        denom = np.array(
+            [sum(games[i, j] / (strength[i] + strength[j]) for j in range(m) if j != i) for i in range(m)]
+        )
+        new = total / np.maximum(denom, 1e-12)
+        new /= new[0]
+        if np.max(np.abs(new - strength)) < 1e-10:
+            strength = new
+            break
+        strength = new
+    return {name: 1000.0 + 400.0 * math.log10(strength[i]) for name, i in idx.items()}
+
+
+def pair_to_dict(p: PairResult) -> dict[str, Any]:
+    return asdict(p)

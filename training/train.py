@@ -1,0 +1,262 @@
+"""``eightfold train``: MaskablePPO on the single-agent view of any eightfold game.
+
+    eightfold train over_and_out --param num_players=2 --timesteps 300000 --out runs/demo --eval-games 400
+
+Options are resolved as defaults < ``configs/<game>.yaml`` (or ``--config``) < flags, and
+written to ``<out>/config.yaml``. A run directory holds::
+
+    config.yaml        the resolved configuration (``--resume`` reads it)
+    model.zip          the final model (``best_model.zip``: best periodic evaluation)
+    checkpoints/       periodic checkpoints;  pool/  self-play snapshots
+    tb/                TensorBoard logs (``tensorboard --logdir runs``)
+    monitor/           per-env episode logs (rewards, lengths, outcome, placement)
+    eval.jsonl         periodic evaluation against the baselines
+    train_summary.json steps, wall time, throughput;  final_eval.json/.png with --eval-games
+    learning_curve.png episode return and win rates against the timesteps
+
+Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
+uses a fixed number of threads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from envs.core.registry import get_game
+from training.config import (
+    TrainConfig,
+    default_config_path,
+    merge,
+    parse_opponents,
+    read_yaml,
+    save_config,
+)
+from training.params import parse_params
+from training.players import game_bots
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("train", help="train a MaskablePPO agent (self-play, baselines, TensorBoard)")
+    p.add_argument("env", help="game name or env id, e.g. over_and_out")
+    p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
+    p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable)")
+    p.add_argument("--config", default=None, help="YAML of training options (default configs/<game>.yaml)")
+    p.add_argument("--timesteps", type=int, default=None, help="total learner steps")
+    p.add_argument("--opponents", default=None, help="comma list, e.g. random,heuristic,self")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--n-envs", type=int, default=None, help="parallel envs")
+    p.add_argument("--vec-env", choices=["dummy", "subproc"], default=None)
+    p.add_argument("--out", default=None, help="run directory (default runs/<game>)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out up to --timesteps")
+    p.add_argument("--eval-every", type=int, default=None, help="steps between evaluations (0 = never)")
+    p.add_argument("--eval-games", type=int, default=None, help="final evaluation: games per baseline")
+    p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)
+
+
+def resolve_config(args: argparse.Namespace) -> TrainConfig:
+    name = get_game(args.env).name
+    out = Path(args.out or f"runs/{name}")
+    cfg = TrainConfig(env=name, out=str(out))
+    if args.resume and (out / "config.yaml").exists():
+        cfg = merge(cfg, read_yaml(out / "config.yaml"), str(out / "config.yaml"))
+    else:
+        path = args.config or default_config_path(name)
+        if path is not None:
+            cfg = merge(cfg, read_yaml(path), str(path))
+    flags: dict[str, Any] = {"params": parse_params(args.param, args.variant)}
+    for key in ("timesteps", "seed", "n_envs", "vec_env", "eval_every"):
+        if getattr(args, key) is not None:
+            flags[key] = getattr(args, key)
+    if args.opponents is not None:
+        flags["opponents"] = parse_opponents(args.opponents)
+    if args.eval_games is not None:
+        flags["final_eval_games"] = args.eval_games
+    if args.no_progress:
+        flags["progress_bar"] = False
+    flags.update(parse_params(args.set))
+    cfg = merge(cfg, flags, "command line")
+    cfg.env, cfg.out = name, str(out)
+    cfg.validate()
+    return cfg
+
+
+# ------------------------------------------------------------------------ envs
+def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str) -> Any:
+    """One monitored single-agent env (top level, so SubprocVecEnv can pickle it)."""
+    import torch
+    from stable_baselines3.common.monitor import Monitor
+
+    from training.players import OpponentPool, make_player
+    from training.single_agent import SingleAgentEnv
+
+    torch.set_num_threads(1)
+    cfg = TrainConfig(**cfg_dict)
+    entry = get_game(cfg.env)
+    game = entry.game_class()(**cfg.params)
+    bots = game_bots(entry)
+    pool_kw: dict[str, Any] = {"latest_prob": cfg.latest_prob, "max_size": cfg.pool_size}
+    pool = OpponentPool.from_specs(game, cfg.opponents, bots, **pool_kw) if game.num_players > 1 else None
+    partner: Any = None
+    if cfg.partner == "self":
+        partner = OpponentPool(fallback=make_player(game, "random", bots), **pool_kw)
+    elif cfg.partner:
+        partner = make_player(game, cfg.partner, bots)
+    env = SingleAgentEnv(game, pool, seat=cfg.seat, partner=partner)
+    return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement"))
+
+
+def build_vec_env(cfg: TrainConfig, out: Path) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    monitor_dir = out / "monitor"
+    monitor_dir.mkdir(parents=True, exist_ok=True)
+    fns: list[Any] = [functools.partial(make_env, cfg.to_dict(), i, str(monitor_dir)) for i in range(cfg.n_envs)]
+    if cfg.vec_env == "subproc":
+        return SubprocVecEnv(fns, start_method="forkserver")
+    return DummyVecEnv(fns)
+
+
+# ----------------------------------------------------------------------- model
+def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    from training.policies import policy_kwargs
+
+    return MaskablePPO(
+        "MlpPolicy",
+        vec,
+        learning_rate=cfg.learning_rate,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+        policy_kwargs=policy_kwargs(
+            vec.observation_space.shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim
+        ),
+        tensorboard_log=str(out / "tb"),
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def latest_model(out: Path) -> Path | None:
+    """``model.zip`` or else the newest checkpoint of a run directory."""
+    if (out / "model.zip").exists():
+        return out / "model.zip"
+    ckpts = sorted((out / "checkpoints").glob("model_*_steps.zip"), key=lambda p: int(p.stem.split("_")[1]))
+    return ckpts[-1] if ckpts else None
+
+
+def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any) -> list[Any]:
+    from stable_baselines3.common.callbacks import CheckpointCallback
+
+    from training.callbacks import BaselineEvalCallback, SelfPlayCallback
+
+    every = max(1, cfg.checkpoint_every // cfg.n_envs)
+    cbs: list[Any] = [CheckpointCallback(every, str(out / "checkpoints"), name_prefix="model")]
+    if cfg.eval_every > 0 and cfg.eval_games > 0:
+        cbs.append(
+            BaselineEvalCallback(
+                game, bots, cfg.eval_opponents, cfg.eval_every, cfg.eval_games, out, seed=cfg.seed + 7919
+            )
+        )
+    groups = [g for g, on in (("self", "self" in cfg.opponents), ("partner", cfg.partner == "self")) if on]
+    if groups:
+        cbs.append(SelfPlayCallback(out / "pool", cfg.snapshot_every, groups))
+    return cbs
+
+
+def train(cfg: TrainConfig, resume: bool = False) -> Path:
+    """Run (or continue) the training described by ``cfg``; returns the run directory."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import set_random_seed
+
+    from training.callbacks import load_pool
+    from training.policies import describe
+
+    out = Path(cfg.out)
+    save_config(cfg, out)
+    torch.set_num_threads(cfg.torch_threads)
+    set_random_seed(cfg.seed)
+    entry = get_game(cfg.env)
+    game = entry.game_class()(**cfg.params)
+    vec = build_vec_env(cfg, out)
+    start_from = latest_model(out) if resume else None
+    if start_from is not None:
+        model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"))
+        groups = ["self"] if "self" in cfg.opponents else []
+        groups += ["partner"] if cfg.partner == "self" else []
+        load_pool(vec, out / "pool", groups, cfg.pool_size)
+        print(f"resuming from {start_from} at {model.num_timesteps:,} steps")
+    else:
+        model = build_model(cfg, vec, out)
+    print(
+        f"training {entry.env_id} {cfg.params or ''} on {cfg.n_envs} {cfg.vec_env} envs vs "
+        f"{dict(cfg.opponents)}; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels)}",
+        flush=True,
+    )
+    remaining = max(0, cfg.timesteps - model.num_timesteps)
+    start_steps, t0 = model.num_timesteps, time.time()
+    model.learn(
+        remaining,
+        callback=build_callbacks(cfg, out, game, game_bots(entry)),
+        progress_bar=cfg.progress_bar,
+        reset_num_timesteps=start_from is None,
+        tb_log_name="ppo",
+    )
+    wall = time.time() - t0
+    model.save(out / "model.zip")
+    vec.close()
+    write_summary(cfg, out, model.num_timesteps, model.num_timesteps - start_steps, wall)
+    return out
+
+
+def write_summary(cfg: TrainConfig, out: Path, total: int, steps: int, wall: float) -> None:
+    import os
+
+    summary = {
+        "env": cfg.env,
+        "params": cfg.params,
+        "timesteps": total,
+        "steps_this_run": steps,
+        "wall_s": round(wall, 1),
+        "steps_per_s": round(steps / max(wall, 1e-9), 1),
+        "machine": f"{platform.machine()} {os.cpu_count()} CPUs, {platform.python_implementation()} "
+        f"{platform.python_version()}",
+        "n_envs": cfg.n_envs,
+        "vec_env": cfg.vec_env,
+    }
+    (out / "train_summary.json").write_text(json.dumps(summary, indent=2))
+    print(
+        f"trained {steps:,} steps in {wall:.0f}s ({summary['steps_per_s']:,} steps/s); "
+        f"model: {out / 'model.zip'}",
+        flush=True,
+    )
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    cfg = resolve_config(args)
+    out = train(cfg, resume=args.resume)
+    from training.plots import learning_curve
+
+    print(f"learning curve: {learning_curve(out, out / 'learning_curve.png')}")
+    if cfg.final_eval_games > 0:
+        from training.evaluate import evaluate_model_vs_baselines
+
+        evaluate_model_vs_baselines(cfg, out / "model.zip", out)
+    return 0
