@@ -114,7 +114,7 @@ class OverAndOutGame(Game[Config, State]):
             s.hands[o] = sorted(pool[len(pool) - c :])
             del pool[len(pool) - c :]
         s.draw_pile = pool
-        s.tiptop_pile = rng.permutation(state.tiptop_pile).tolist()
+        s.tiptop_pile = rng.permutation(sorted(state.tiptop_pile)).tolist()  # blind to the true order
         s._bits = -1
         return s
 
