@@ -213,9 +213,12 @@ def state_from_dict(d: Mapping[str, Any]) -> State:
         config = make_config(Config, d["config"])
     except TypeError as exc:
         raise ValueError(f"malformed config: {exc}") from exc
-    rng = rng_from_dict(d["rng"]) if isinstance(d["rng"], Mapping) else None
-    if rng is None:
+    if not isinstance(d["rng"], Mapping):
         raise ValueError("state dict 'rng' must be a dict")
+    try:
+        rng = rng_from_dict(d["rng"])
+    except (OverflowError, TypeError, KeyError) as exc:  # numpy's own errors for odd values
+        raise ValueError(f"malformed rng state: {exc}") from exc
     steps, truncated = d["steps"], d["truncated"]
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
         raise ValueError(f"state dict 'steps' must be an int >= 0, got {steps!r}")
