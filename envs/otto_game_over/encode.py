@@ -54,79 +54,102 @@ for _name, _size in BLOCKS:
     OFFSET[_name] = _o
     _o += _size
 OBS_SIZE = _o
-_SQ = np.arange(25)
 
 
 def _tile_code(x: int) -> int:
     return 0 if x == NO_TILE else (1 if x == 8 else 2 + x)
 
 
+_O_VERT = OFFSET["vertices"]
+_O_DRAWN = OFFSET["drawn"]
+_O_TABLES = OFFSET["tables"]
+_O_HELD = OFFSET["cards_held"]
+_O_TOWER = OFFSET["tower"]
+_O_MARKERS = OFFSET["markers"]
+_O_TOTALS = OFFSET["totals"]
+_O_SCORES = OFFSET["match_scores"]
+_O_SAVED = OFFSET["saved"]
+_O_MINE = OFFSET["my_cards"]
+_O_PARTNER = OFFSET["partner_cards"]
+_O_DECK = OFFSET["deck"]
+_O_REMOVED = OFFSET["removed"]
+_O_PHASE = OFFSET["phase"]
+_O_TO_MOVE = OFFSET["to_move"]
+_O_ACTOR = OFFSET["actor"]
+_O_KIDNAPPED = OFFSET["kidnapped"]
+_O_FLAGS = OFFSET["flags"]
+_O_CREATOR = OFFSET["creator"]
+_O_MISC = OFFSET["misc"]
+_MARKER_SCALE = tuple(1 / m for m in MARKERS_PER_TEAM)
 def observe(st: State, seat: int) -> np.ndarray:
     """The egocentric observation of ``seat`` (see ``BLOCKS``); nothing hidden from it."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
     n, nt = st.n, st.n_teams
     my_team = st.team[seat]
-    d = np.array(st.design)
-    occ = d >= 0
-    obs[_SQ[~occ]] = 1.0
-    obs[(1 + d[occ]) * 25 + _SQ[occ]] = 1.0
-    obs[(9 + np.array(st.rot)[occ]) * 25 + _SQ[occ]] = 1.0
-    base = OFFSET["vertices"]
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    obs[: 13 * 25] = st.board_planes
     unclaimed = 0
     for (shape, v), owner in st.shapes.items():
         if owner < 0:
-            obs[base + (12 + shape) * 36 + v] = 1.0
+            obs[_O_VERT + (12 + shape) * 36 + v] = 1.0
             unclaimed += 1
         else:
-            obs[base + (shape * 4 + (owner - my_team) % nt) * 36 + v] = 1.0
-    obs[OFFSET["drawn"] + _tile_code(st.drawn)] = 1.0
+            obs[_O_VERT + (shape * 4 + (owner - my_team) % nt) * 36 + v] = 1.0
+    obs[_O_DRAWN + _tile_code(st.drawn)] = 1.0
     for s in range(n):
         rel = (s - seat) % n
-        obs[OFFSET["tables"] + rel * 10 + _tile_code(st.tables[s])] = 1.0
-        obs[OFFSET["cards_held"] + rel] = min(len(st.hands[s]) / 8, 1.0)
-    if st.tower:
-        counts = np.bincount(np.array(st.tower), minlength=9)
-        obs[OFFSET["tower"] : OFFSET["tower"] + 9] = np.minimum(counts / 4, 1.0)
+        obs[_O_TABLES + rel * 10 + _tile_code(st.tables[s])] = 1.0
+        if st.hands[s]:
+            obs[_O_HELD + rel] = min(len(st.hands[s]) / 8, 1.0)
+    tower = st.tower
+    for x in set(tower):
+        obs[_O_TOWER + x] = min(tower.count(x) / 4, 1.0)
+    target = st.config.target_score
     for t in range(nt):
         rel = (t - my_team) % nt
+        sup = st.supply[t]
         for k in range(3):
-            obs[OFFSET["markers"] + rel * 3 + k] = st.supply[t][k] / MARKERS_PER_TEAM[k]
-        obs[OFFSET["totals"] + rel] = min(st.totals[t] / st.config.target_score, 1.0)
-        obs[OFFSET["match_scores"] + rel] = min(st.match_scores[t] / 32, 1.0)
-        obs[OFFSET["saved"] + rel] = st.saved[t] and st.phase == 3
-    _cards(obs, st.hands[seat], OFFSET["my_cards"])
+            obs[_O_MARKERS + rel * 3 + k] = sup[k] * _MARKER_SCALE[k]
+        obs[_O_TOTALS + rel] = min(st.totals[t] / target, 1.0)
+        obs[_O_SCORES + rel] = min(st.match_scores[t] / 32, 1.0)
+    _cards(obs, st.hands[seat], _O_MINE)
     if st.config.team_play:
-        _cards(obs, st.hands[(seat + 2) % 4], OFFSET["partner_cards"])
-    obs[OFFSET["deck"]] = len(st.deck) / 33
-    obs[OFFSET["removed"] : OFFSET["removed"] + 9] = np.minimum(np.array(st.removed) / 4, 1.0)
+        _cards(obs, st.hands[(seat + 2) % 4], _O_PARTNER)
+    obs[_O_DECK] = len(st.deck) / 33
+    for k, c in enumerate(st.removed):
+        if c:
+            obs[_O_REMOVED + k] = min(c / 4, 1.0)
     _state_blocks(obs, st, seat, unclaimed)
     return obs
 
 
 def _cards(obs: np.ndarray, hand: list[int], base: int) -> None:
-    for c in hand:
-        obs[base + c] = min(obs[base + c] + 0.25, 1.0)
+    for c in set(hand):
+        obs[base + c] = min(hand.count(c) / 4, 1.0)
 
 
 def _state_blocks(obs: np.ndarray, st: State, seat: int, unclaimed: int) -> None:
     n = st.n
     if st.phase < 4:
-        obs[OFFSET["phase"] + st.phase] = 1.0
-        obs[OFFSET["to_move"] + (st.to_move - seat) % n] = 1.0
-        obs[OFFSET["actor"] + (st.actor - seat) % n] = 1.0
+        obs[_O_PHASE + st.phase] = 1.0
+        obs[_O_TO_MOVE + (st.to_move - seat) % n] = 1.0
+        obs[_O_ACTOR + (st.actor - seat) % n] = 1.0
     if st.kidnapped >= 0:
-        obs[OFFSET["kidnapped"] + st.kidnapped] = 1.0
-    f = OFFSET["flags"]
-    obs[f] = st.extra_turn
-    obs[f + 1] = st.blind_match
-    obs[f + 2] = st.tiebreak
-    obs[f + 3] = st.config.solo
+        obs[_O_KIDNAPPED + st.kidnapped] = 1.0
+    for i, flag in enumerate((st.extra_turn, st.blind_match, st.tiebreak, st.config.solo)):
+        if flag:
+            obs[_O_FLAGS + i] = 1.0
     if st.phase == 3:
-        obs[OFFSET["creator"] + (st.inf_creator - seat) % n] = 1.0
-    m = OFFSET["misc"]
-    obs[m] = st.tt_pending
+        obs[_O_CREATOR + (st.inf_creator - seat) % n] = 1.0
+        my_team, nt = st.team[seat], st.n_teams
+        for t in range(nt):
+            if st.saved[t]:
+                obs[_O_SAVED + (t - my_team) % nt] = 1.0
+    m = _O_MISC
+    if st.tt_pending:
+        obs[m] = 1.0
     obs[m + 1] = min(st.matches / st.config.max_matches, 1.0)
-    obs[m + 2] = st.solo_eights > 0
+    if st.solo_eights:
+        obs[m + 2] = 1.0
     obs[m + 3] = min(unclaimed / 8, 1.0)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import (
     C8,
@@ -15,6 +17,7 @@ from envs.otto_game_over.geometry import (
     DARK,
     FAR0,
     MARKERS_PER_TEAM,
+    NEIGHBOUR_BITS,
     NEAR0,
     NO_TILE,
     TILE_VALUE,
@@ -36,6 +39,12 @@ MAX_MATCH_SCORE = 32  # 24 in markers + 8 (spec §5)
 def set_tile(st: State, sq: int, design: int, k: int) -> None:
     st.design[sq] = design
     st.rot[sq] = k
+    st.occ |= 1 << sq
+    st.frontier = (st.frontier | NEIGHBOUR_BITS[sq]) & ~st.occ
+    planes = st.board_planes  # observation planes kept up to date here (encode.observe)
+    planes[sq] = 0.0
+    planes[(1 + design) * 25 + sq] = 1.0
+    planes[(9 + k) * 25 + sq] = 1.0
     dr = 4 * design + k
     for c in range(4):
         slot = 4 * VERTEX_OF[sq][c] + c
@@ -46,6 +55,15 @@ def set_tile(st: State, sq: int, design: int, k: int) -> None:
 def clear_tile(st: State, sq: int) -> None:
     st.design[sq] = NO_TILE
     st.rot[sq] = 0
+    st.occ &= ~(1 << sq)
+    st.frontier = 0
+    for s in range(25):
+        if st.occ >> s & 1:
+            st.frontier |= NEIGHBOUR_BITS[s]
+    st.frontier &= ~st.occ
+    planes = st.board_planes
+    planes[sq::25] = 0.0
+    planes[sq] = 1.0
     for c in range(4):
         slot = 4 * VERTEX_OF[sq][c] + c
         st.near[slot] = 0
@@ -55,8 +73,12 @@ def clear_tile(st: State, sq: int) -> None:
 def clear_board(st: State) -> None:
     st.design = [NO_TILE] * 25
     st.rot = [0] * 25
-    st.near = NEAR0.copy()
-    st.far = FAR0.copy()
+    st.occ = 0  # bit s set = square s holds a tile
+    st.frontier = 0  # bit s set = square s is empty and next to a tile (OGO-01)
+    st.board_planes = np.zeros(13 * 25, dtype=np.float32)
+    st.board_planes[:25] = 1.0
+    st.near = list(NEAR0)
+    st.far = list(FAR0)
     set_tile(st, CENTRE, C8, 0)  # the printed centre, design C8 r0 (spec §1.1)
     st.shapes = {}
     st.supply = [list(MARKERS_PER_TEAM) for _ in range(st.n_teams)]
@@ -220,7 +242,8 @@ def place(st: State, action: int) -> None:
         st.tables[seat] = st.drawn  # the unplayed tile is the table tile (OGO-10/15)
     st.drawn = NO_TILE
     set_tile(st, sq, design, k)
-    if resolve_closures(st, seat, sq):
+    # the mask already knows whether this placement closes anything: trace only if so
+    if st.closes_something(t, sq, k) and resolve_closures(st, seat, sq):
         return
     if min(st.design) >= 0:  # OGO-48b
         finish_match(st, "full")

@@ -155,6 +155,7 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     )
     for s in range(N_SQ)
 )
+NEIGHBOUR_BITS: tuple[int, ...] = tuple(sum(1 << t for t in NEIGHBOURS[s]) for s in range(N_SQ))
 ADJ = np.zeros((N_SQ, N_SQ), dtype=np.int8)
 for _s in range(N_SQ):
     for _t in NEIGHBOURS[_s]:
@@ -170,10 +171,9 @@ def _square_at_slot(v: int, c: int) -> int:
 
 SLOT_SQUARE: tuple[int, ...] = tuple(_square_at_slot(i // 4, i % 4) for i in range(4 * N_V))
 FRAME_KIND: dict[int, int] = {VERTEX_OF_NAME[n]: KIND_OF_CHAR[k] for n, k in FRAME.items()}
-NEAR0 = np.array(
-    [EMPTY if SLOT_SQUARE[i] >= 0 else FRAME_KIND[i // 4] for i in range(4 * N_V)], dtype=np.int8
-)
-FAR0 = np.array([EMPTY if SLOT_SQUARE[i] >= 0 else MIX for i in range(4 * N_V)], dtype=np.int8)
+#: slot kinds of an empty board (the frame fills the slots outside it; far pairs never join there)
+NEAR0: tuple[int, ...] = tuple(EMPTY if SLOT_SQUARE[i] >= 0 else FRAME_KIND[i // 4] for i in range(4 * N_V))
+FAR0: tuple[int, ...] = tuple(EMPTY if SLOT_SQUARE[i] >= 0 else MIX for i in range(4 * N_V))
 #: OTHERS[4*s + c]: the three other slots of the vertex at corner c of square s
 OTHERS = np.array(
     [[4 * VERTEX_OF[s][c] + c2 for c2 in range(4) if c2 != c] for s in range(N_SQ) for c in range(4)],

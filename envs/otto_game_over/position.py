@@ -201,7 +201,7 @@ def _load_shapes(st: State, shapes: Any) -> None:
         if owner is not None:
             _int(owner, f"shapes[{key!r}]", 0, st.n_teams - 1)
         slots = st.far[4 * v : 4 * v + 4] if shape == 1 else st.near[4 * v : 4 * v + 4]
-        if not (slots == (S, B, Q)[shape]).all():
+        if any(k != (S, B, Q)[shape] for k in slots):
             raise ValueError(f"position['shapes']: {key} is not a closed {name} on this board")
         st.shapes[(shape, v)] = -1 if owner is None else owner
 

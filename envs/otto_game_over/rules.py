@@ -18,12 +18,13 @@ from envs.core.config import check_bool, check_choice, check_int
 from envs.core.game import TERMINAL, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import cards, flow, notation, position
-from envs.otto_game_over.geometry import ADJ, DARK, NO_TILE, Z0
-from envs.otto_game_over.scoring import SlotView
+from envs.otto_game_over.geometry import D10, DARK, F12, NO_TILE, Z0
+from envs.otto_game_over.scoring import ROT_LIST, eight_bits_from_x, outcome, signature, x_needs
 
 CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
+#: squares of each 9-bit chunk of a bitmask
+BIT_SQUARES: tuple[list[int], ...] = tuple([s for s in range(9) if b >> s & 1] for b in range(512))
 PHASE_NAMES = ("card", "kidnap", "place", "infinity", "over")
-_ROTS = np.arange(4)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class State(GameState):
         self.n_teams = 2 if config.team_play else n
         flow.clear_game(self)
         self._mask: np.ndarray | None = None
+        self._closing: dict[int, int] = {}
 
     # ------------------------------------------------------------------ views
     @property
@@ -93,9 +95,6 @@ class State(GameState):
 
     def marker_points(self, team: int) -> int:
         return sum((1, 2, 4)[shape] for (shape, _v), owner in self.shapes.items() if owner == team)
-
-    def occupied(self) -> np.ndarray:
-        return np.array([d >= 0 for d in self.design], dtype=np.int8)
 
     def placeable(self) -> tuple[bool, bool]:
         """(drawn, table): which held tile may be placed this turn (OGO-03, 10, 14, 15, 18, 53)."""
@@ -125,8 +124,7 @@ class State(GameState):
     def _compute_mask(self) -> np.ndarray:
         mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
         if self.phase == PLACE:
-            for idx in self.placement_indices():
-                mask[idx] = 1
+            mask[self.placement_indices()] = 1
         elif self.phase == CARD:
             mask[A.NO_CARD] = 1
             mask[cards.card_indices(self)] = 1
@@ -139,34 +137,47 @@ class State(GameState):
             mask[A.JOKER_INFINITY] = A.JOKER in hand
         return mask
 
-    def placement_outcomes(self) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
-        """Per placeable tile: (t, candidate squares, points[m,4], closes_8[m,4])."""
-        occ = self.occupied()
-        cands = np.flatnonzero((occ == 0) & (ADJ @ occ > 0))
-        view = SlotView(self.near, self.far, self.design, self.rot, self.config.eight_lobes != "round")
+    def placement_options(self) -> list[tuple[int, int, int, int, tuple[int, ...]]]:
+        """Per candidate square and placeable tile: (t, square, score bits, 8 bits, points).
+
+        Bit k of the score / 8 bits says orientation k closes a shape / an 8 (OGO-01/08/12).
+        """
+        design = self.design
+        near, far = self.near, self.far
+        cands = BIT_SQUARES[self.frontier & 0x1FF] + [s + 9 for s in BIT_SQUARES[self.frontier >> 9 & 0x1FF]]
+        cands += [s + 18 for s in BIT_SQUARES[self.frontier >> 18]]
+        square_lobes = self.config.eight_lobes != "round"
+        xn = x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else {}
+        ok_d, ok_t = self.placeable()
+        tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (1, self.tables[self.to_move], ok_t)) if ok]
         out = []
-        tiles = (self.drawn, self.tables[self.to_move])
-        for t, ok in enumerate(self.placeable()):
-            if ok:
-                points, eight = view.outcomes(tiles[t], cands)
-                out.append((t, cands, points, eight))
+        for s in cands:
+            sig = signature(near, far, s)
+            for t, d in tiles:
+                score, eight, pts = outcome(sig, d, square_lobes)
+                if s in xn:
+                    eight |= eight_bits_from_x(xn[s], d)
+                out.append((t, s, score, eight, pts))
         return out
 
-    def placement_indices(self) -> list[np.ndarray]:
-        """OGO-01/02/11/12/14/58: the legal placement indices, one array per tile."""
-        outs = self.placement_outcomes()
+    def closes_something(self, t: int, sq: int, k: int) -> bool:
+        """Whether the placement just applied (known to the mask) closes a shape or an 8."""
+        bits = self._closing.get(100 * t + 4 * sq)
+        return bits is None or bool(bits >> k & 1)
+
+    def placement_indices(self) -> list[int]:
+        """OGO-01/02/11/12/14/58: the legal placement indices."""
+        opts = self.placement_options()
+        self._closing = {100 * t + 4 * s: score | eight for t, s, score, eight, _p in opts}
         free = self.config.head_in_the_clouds or self.drawn == Z0
-        any8 = not free and any(e.any() for _t, _c, _p, e in outs)
-        anyscore = not free and any((p > 0).any() for _t, _c, p, _e in outs)
-        result = []
-        for t, cands, points, eight in outs:
-            idx = 100 * t + 4 * cands[:, None] + _ROTS[None, :]
-            if any8:
-                idx = idx[eight]
-            elif anyscore:
-                idx = idx[points > 0]
-            result.append(idx.reshape(-1))
-        return result
+        any8 = not free and any(o[3] for o in opts)
+        anyscore = not free and any(o[2] for o in opts)
+        idx: list[int] = []
+        for t, s, score, eight, _pts in opts:
+            bits = eight if any8 else (score if anyscore else 15)
+            base = 100 * t + 4 * s
+            idx.extend(base + k for k in ROT_LIST[bits])
+        return idx
 
     def apply(self, action: int) -> None:
         if self.phase == OVER:
@@ -174,7 +185,9 @@ class State(GameState):
         if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < A.N_ACTIONS:
             raise ValueError(f"action must be an int in [0, {A.N_ACTIONS}), got {action!r}")
         a = int(action)
-        if not self.legal_mask()[a]:
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        if not self._mask[a]:
             raise ValueError(f"illegal action {a} ({self.action_to_string(a)}) in phase {PHASE_NAMES[self.phase]}")
         self._mask = None
         if self.phase == PLACE:
@@ -196,8 +209,10 @@ class State(GameState):
         d["hands"] = [list(h) for h in self.hands]
         d["supply"] = [list(s) for s in self.supply]
         d["shapes"] = dict(self.shapes)
-        d["near"] = self.near.copy()
-        d["far"] = self.far.copy()
+        d["_closing"] = dict(self._closing)
+        d["board_planes"] = self.board_planes.copy()
+        d["near"] = list(self.near)
+        d["far"] = list(self.far)
         from envs.core.game import clone_rng
 
         d["rng"] = clone_rng(self.rng)

@@ -1,101 +1,127 @@
 """What a placement would close, without placing it (the must-score / must-8 masks).
 
-Every candidate placement is judged from the slot tables of :mod:`geometry`: a shape
-closes at a vertex when the three other slots already hold the kind the new tile brings.
-That is the incremental form of tracing from the new tile's ports (OGO-05/08); the test
-suite checks it against :func:`geometry.closed_shapes` on random boards.
+This is the incremental form of tracing from the new tile's ports (OGO-05/08): a line
+through the new tile can only close around one of its four corners, so only the slots
+of those four vertices are read. For a candidate square, each corner gets a *need*: the
+near-pair kind (s or Q) and whether far-pair B would close a shape there, given the three
+other slots. The four needs form a signature (6**4 = 1296 of them); ``NEED_TABLE``
+holds, per signature and design, the orientations that score, close an 8, and their
+points. 8s of X tiles already on the board are handled by :func:`x_needs`. The test suite
+checks all of this against :func:`geometry.closed_shapes` on random boards.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from envs.otto_game_over.geometry import EMPTY, LOBES, NEAR, OTHERS, SLOT_SQUARE, B, Q, S, X_DESIGNS
 
-from envs.otto_game_over.geometry import (
-    EMPTY,
-    FAR_ARR,
-    LOBES,
-    NEAR_ARR,
-    OTHERS,
-    SLOT_SQUARE,
-    B,
-    Q,
-    S,
-    X_DESIGNS,
+OTHERS_T: tuple[tuple[int, int, int], ...] = tuple(
+    (int(a), int(b), int(c)) for a, b, c in OTHERS.tolist()
 )
-
-_NEAR_S = NEAR_ARR == S  # [design, k, corner]
-_NEAR_Q = NEAR_ARR == Q
-_FAR_B = FAR_ARR == B
-_LOBE1 = np.array([[(LOBES[4 * d + k] or (0, 0))[0] for k in range(4)] for d in range(8)], dtype=np.intp)
-_LOBE2 = np.array([[(LOBES[4 * d + k] or (0, 0))[1] for k in range(4)] for d in range(8)], dtype=np.intp)
-_ROTS = np.arange(4)
-
-#: constraints to close the 8 of a placed X tile: square -> [[(corner, allowed kinds), ...], ...]
-XNeeds = dict[int, list[list[tuple[int, tuple[int, ...]]]]]
+ROT_LIST: tuple[tuple[int, ...], ...] = tuple(tuple(k for k in range(4) if bits >> k & 1) for bits in range(16))
 
 
-class SlotView:
-    """Which kinds would close a shape at each (square, corner) of the current board."""
-
-    __slots__ = ("all_b", "all_q", "all_s", "lobe_ok", "x_needs")
-
-    def __init__(
-        self, near: np.ndarray, far: np.ndarray, design: list[int], rot: list[int], square_lobes: bool
-    ) -> None:
-        others_near = near[OTHERS]
-        self.all_s = (others_near == S).all(axis=1).reshape(25, 4)
-        self.all_q = (others_near == Q).all(axis=1).reshape(25, 4)
-        self.all_b = (far[OTHERS] == B).all(axis=1).reshape(25, 4)
-        self.lobe_ok = self.all_s | self.all_q if square_lobes else self.all_s
-        self.x_needs = _x_needs(near, design, rot, square_lobes)
-
-    def outcomes(self, design: int, cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(points, eight)``, each ``[len(cands), 4 orientations]``, of placing ``design``."""
-        a_s = self.all_s[cands][:, None, :]
-        a_q = self.all_q[cands][:, None, :]
-        a_b = self.all_b[cands][:, None, :]
-        points = (
-            (a_s & _NEAR_S[design]).sum(axis=2)
-            + 2 * (a_b & _FAR_B[design]).sum(axis=2)
-            + 4 * (a_q & _NEAR_Q[design]).sum(axis=2)
+def _near_bits() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """NEAR_BITS[design][corner][kind]: orientations whose near pair at the corner is ``kind``."""
+    return tuple(
+        tuple(
+            tuple(sum(1 << k for k in range(4) if NEAR[4 * d + k][c] == kind) for kind in range(7))
+            for c in range(4)
         )
-        if design in X_DESIGNS:
-            ok = self.lobe_ok[cands]
-            eight = ok[:, _LOBE1[design]] & ok[:, _LOBE2[design]]
-        else:
-            eight = np.zeros((cands.size, 4), dtype=bool)
-        if self.x_needs:
-            for i, sq in enumerate(cands.tolist()):
-                for needs in self.x_needs.get(sq, ()):
-                    hit = np.ones(4, dtype=bool)
-                    for c, allowed in needs:
-                        hit &= np.isin(NEAR_ARR[design, :, c], allowed)
-                    eight[i] |= hit
-        return points, eight
+        for d in range(8)
+    )
 
 
-def _x_needs(near: np.ndarray, design: list[int], rot: list[int], square_lobes: bool) -> XNeeds:
+NEAR_BITS = _near_bits()
+
+
+def _outcome(sig: int, d: int, square_lobes: bool) -> tuple[int, int, tuple[int, ...]]:
+    """(score bits, eight bits, points per orientation) of design ``d`` at signature ``sig``."""
+    from envs.otto_game_over.geometry import FAR
+
+    needs = [(sig // 6**c) % 6 for c in range(4)]
+    near_need = [(0, S, Q)[n // 2] for n in needs]
+    far_need = [n % 2 for n in needs]
+    pts, score_bits, eight_bits = [], 0, 0
+    for k in range(4):
+        dr = 4 * d + k
+        p = 0
+        for c in range(4):
+            if near_need[c] and NEAR[dr][c] == near_need[c]:
+                p += 1 if near_need[c] == S else 4
+            if far_need[c] and FAR[dr][c] == B:
+                p += 2
+        pts.append(p)
+        score_bits |= (p > 0) << k
+        if d in X_DESIGNS:
+            ok = [near_need[c] == S or (square_lobes and near_need[c] == Q) for c in range(4)]
+            if all(ok[c] for c in LOBES[dr]):
+                eight_bits |= 1 << k
+    return score_bits, eight_bits, tuple(pts)
+
+
+_CACHE: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+
+
+def outcome(sig: int, d: int, square_lobes: bool) -> tuple[int, int, tuple[int, ...]]:
+    """(score bits, 8 bits, points per orientation), memoised (at most 1296*8*2 entries)."""
+    key = (sig << 4) | (d << 1) | square_lobes
+    hit = _CACHE.get(key)
+    if hit is None:
+        hit = _CACHE[key] = _outcome(sig, d, square_lobes)
+    return hit
+
+
+def signature(near: list[int], far: list[int], sq: int) -> int:
+    """The need signature of square ``sq`` (see the module docstring)."""
+    sig = 0
+    mul = 1
+    for c in range(4):
+        a, b, e = OTHERS_T[4 * sq + c]
+        n = near[a]
+        need = 0
+        if n == near[b] == near[e]:
+            need = 2 if n == S else (4 if n == Q else 0)
+        if far[a] == B and far[b] == B and far[e] == B:
+            need += 1
+        sig += need * mul
+        mul *= 6
+    return sig
+
+
+#: X-tile needs: square -> [[(corner, kind), ...] per X tile that square would complete]
+XNeeds = dict[int, list[list[tuple[int, int]]]]
+
+
+def x_needs(near: list[int], design: list[int], rot: list[int], square_lobes: bool) -> XNeeds:
     """For each X tile whose 8 lacks exactly one square: what that square must bring."""
     out: XNeeds = {}
-    allowed = (S, Q) if square_lobes else (S,)
-    for x in range(25):
-        d = design[x]
+    for x, d in enumerate(design):
         if d not in X_DESIGNS:
             continue
         squares: set[int] = set()
-        needs: list[tuple[int, tuple[int, ...]]] = []
-        ok = True
+        needs: list[tuple[int, int]] = []
         for c in LOBES[4 * d + rot[x]]:
-            slots = OTHERS[4 * x + c]
-            kinds = near[slots]
-            filled = {int(k) for k in kinds if k != EMPTY}
-            if len(filled) != 1 or next(iter(filled)) not in allowed:
-                ok = False
+            slots = OTHERS_T[4 * x + c]
+            filled = {near[s] for s in slots if near[s] != EMPTY}
+            kind = filled.pop() if len(filled) == 1 else -1
+            if kind != S and not (square_lobes and kind == Q):
                 break
-            for slot, k in zip(slots.tolist(), kinds.tolist(), strict=True):
-                if k == EMPTY:
-                    squares.add(SLOT_SQUARE[slot])
-                    needs.append((slot % 4, (next(iter(filled)),)))
-        if ok and len(squares) == 1:
-            out.setdefault(squares.pop(), []).append(needs)
+            for s in slots:
+                if near[s] == EMPTY:
+                    squares.add(SLOT_SQUARE[s])
+                    needs.append((s % 4, kind))
+        else:
+            if len(squares) == 1:
+                out.setdefault(squares.pop(), []).append(needs)
     return out
+
+
+def eight_bits_from_x(needs_list: list[list[tuple[int, int]]], d: int) -> int:
+    """Orientations of design ``d`` that complete one of the X tiles of ``needs_list``."""
+    bits = 0
+    for needs in needs_list:
+        b = 15
+        for c, kind in needs:
+            b &= NEAR_BITS[d][c][kind]
+        bits |= b
+    return bits
