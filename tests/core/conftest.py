@@ -19,7 +19,7 @@ def game_configs() -> list[Any]:
     out = []
     for name in available_games():
         for params in GAMES[name].game_class().test_configs:
-            out.append(pytest.param(name, dict(params), id=f"{name}-{config_id(params)}"))
+            out.append(pytest.param((name, dict(params)), id=f"{name}-{config_id(params)}"))
     return out
 
 
@@ -27,7 +27,7 @@ def golden_configs() -> list[Any]:
     out = []
     for name in available_games():
         for params in GAMES[name].game_class().golden_configs:
-            out.append(pytest.param(name, dict(params), id=f"{name}-{config_id(params)}"))
+            out.append(pytest.param((name, dict(params)), id=f"{name}-{config_id(params)}"))
     return out
 
 
