@@ -1,0 +1,253 @@
+"""Scripted baselines: ``random``, ``greedy`` (best immediate outcome), ``heuristic``.
+
+Bots never read hidden information: whatever they simulate runs on
+``game.resample_hidden(state, player, rng)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.core.bots import Bot, BotFactory, RandomBot
+from envs.core.game import Game, GameState
+from envs.otto_game_over import actions as A
+from envs.otto_game_over.geometry import (
+    NEAR,
+    NEIGHBOUR_BITS,
+    SHAPE_POINTS,
+    VERTEX_OF,
+    closed_shapes,
+)
+from envs.otto_game_over.geometry import FAR as FAR_OF
+from envs.otto_game_over.rules import CARD, INFINITY, KIDNAP, PLACE, State
+from envs.otto_game_over.scoring import eight_bits_from_x, outcome, signature, x_needs
+
+EIGHT_VALUE = 30.0  # closing an 8 ends the match 8-nil: worth far more than a few points
+QUANTUM_SAMPLE = 60  # Quantum Leap moves tried per decision
+
+
+class _Board:
+    """A throwaway copy of the board slots, for trying a placement."""
+
+    def __init__(self, st: State) -> None:
+        self.design = list(st.design)
+        self.rot = list(st.rot)
+        self.near = list(st.near)
+        self.far = list(st.far)
+        self.frontier = st.frontier
+        self.square_lobes = st.config.eight_lobes != "round"
+
+    def place(self, sq: int, d: int, k: int) -> None:
+        self.design[sq], self.rot[sq] = d, k
+        for c in range(4):
+            slot = 4 * VERTEX_OF[sq][c] + c
+            self.near[slot] = NEAR[4 * d + k][c]
+            self.far[slot] = FAR_OF[4 * d + k][c]
+        occ = sum(1 << s for s, x in enumerate(self.design) if x >= 0)
+        self.frontier = (self.frontier | NEIGHBOUR_BITS[sq]) & ~occ
+
+    def square_best(self, s: int, designs: list[int], xn: dict[int, Any]) -> list[tuple[int, bool]]:
+        """Per design: (best points, closes an 8) of a placement on square ``s``."""
+        sig = signature(self.near, self.far, s)
+        out = []
+        for d in designs:
+            _score, eight, pts = outcome(sig, d, self.square_lobes)
+            if s in xn:
+                eight |= eight_bits_from_x(xn[s], d)
+            out.append((max(pts), eight > 0))
+        return out
+
+    def best(
+        self, designs: list[int], cache: dict[int, list[tuple[int, bool]]] | None = None, near_sq: int = -1
+    ) -> list[tuple[int, bool]]:
+        """Per design: (best points, can close an 8) of one placement on this board.
+
+        With ``cache`` (per-square results of the board before a placement on ``near_sq``),
+        only the squares around ``near_sq`` are re-evaluated.
+        """
+        has_x = any(x in (4, 6) for x in self.design)
+        xn = x_needs(self.near, self.design, self.rot, self.square_lobes) if has_x else {}
+        out = [(0, False)] * len(designs)
+        f = self.frontier
+        around = AROUND[near_sq] if near_sq >= 0 else ()
+        for s in range(25):
+            if not f >> s & 1:
+                continue
+            if cache is not None and s in cache and s not in around and s not in xn:
+                per = cache[s]
+            else:
+                per = self.square_best(s, designs, xn)
+            out = [(max(p, q), e or g) for (p, e), (q, g) in zip(out, per, strict=True)]
+        return out
+
+
+#: squares sharing a vertex with each square (their slots change when it is filled)
+AROUND: tuple[frozenset[int], ...] = tuple(
+    frozenset(t for t in range(25) if set(VERTEX_OF[t]) & set(VERTEX_OF[s])) for s in range(25)
+)
+
+
+def placement_gain(st: State, action: int) -> tuple[float, _Board]:
+    """Immediate value of a placement for the mover: markers won, gifts lost, an 8."""
+    t, rest = divmod(action, 100)
+    sq, k = divmod(rest, 4)
+    d = st.drawn if t == 0 else st.tables[st.to_move]
+    board = _Board(st)
+    board.place(sq, d, k)
+    shapes, eights = closed_shapes(board.design, board.rot, sq, board.square_lobes)
+    team = st.team[st.to_move]
+    if eights and not st.config.solo:
+        mine = st.marker_points(team)
+        others = sum(st.marker_points(x) for x in range(st.n_teams) if x != team)
+        return EIGHT_VALUE + 8 - mine + others / max(1, st.n_teams - 1), board
+    supply = list(st.supply[team])
+    gain = 10.0 * len(eights)  # solo: an 8 is needed to win
+    for shape, _v in shapes:
+        if supply[shape] > 0:
+            supply[shape] -= 1
+            gain += SHAPE_POINTS[shape]
+        else:
+            gain -= SHAPE_POINTS[shape]  # left unclaimed: the next player may take it
+    return gain, board
+
+
+class GreedyBot(Bot):
+    """Best immediate outcome: most points now, always saves with Infinity, keeps its cards."""
+
+    name = "greedy"
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        assert isinstance(state, State)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase == INFINITY:
+            return min(legal)  # card infinity < joker as infinity < keep infinity
+        if state.phase == CARD:
+            return A.NO_CARD
+        if state.phase == KIDNAP:
+            return int(legal[rng.integers(len(legal))])
+        gains = np.array([placement_gain(state, a)[0] for a in legal])
+        best = np.flatnonzero(gains >= gains.max() - 1e-9)
+        return int(legal[best[rng.integers(best.size)]])
+
+
+class HeuristicBot(Bot):
+    """Rules of thumb: score, never set up the next player (above all not an 8), save with
+    Infinity, and use cards when a simulation says they pay."""
+
+    name = "heuristic"
+
+    def __init__(self, game: Game[Any, Any], card_margin: float = 1.5) -> None:
+        super().__init__(game)
+        self.card_margin = card_margin
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        assert isinstance(state, State)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase == INFINITY:
+            return min(legal)
+        view = self.game.resample_hidden(state, player, rng)
+        if state.phase == PLACE:
+            return self._best_placement(view, legal, rng)[0]
+        return self._best_card(view, legal, rng)
+
+    def placement_value(
+        self, st: State, action: int, cache: dict[int, list[tuple[int, bool]]] | None = None
+    ) -> float:
+        gain, board = placement_gain(st, action)
+        if gain >= EIGHT_VALUE or st.config.solo:
+            return gain
+        nxt = (st.to_move + 1) % st.n
+        if st.team[nxt] == st.team[st.to_move]:
+            return gain
+        mine = st.marker_points(st.team[st.to_move])
+        table = st.tables[nxt]
+        designs = list(range(8)) + ([table] if 0 <= table < 8 and not st.blind_match else [])
+        best = board.best(designs, cache, (action % 100) // 4)
+        value = [p + (EIGHT_VALUE + mine if e else 0) for p, e in best]
+        threat = float(np.mean(value[:8]))
+        if len(value) > 8:
+            threat = float(np.mean([max(v, value[8]) for v in value[:8]]))
+        return gain - 0.8 * threat
+
+    def _best_placement(self, st: State, legal: list[int], rng: np.random.Generator) -> tuple[int, float]:
+        cache = self._square_cache(st)
+        values = np.array([self.placement_value(st, a, cache) for a in legal])
+        best = np.flatnonzero(values >= values.max() - 1e-9)
+        return legal[int(best[rng.integers(best.size)])], float(values.max())
+
+    def _square_cache(self, st: State) -> dict[int, list[tuple[int, bool]]] | None:
+        """Per frontier square, the next player's options on the current board."""
+        nxt = (st.to_move + 1) % st.n
+        if st.config.solo or st.team[nxt] == st.team[st.to_move]:
+            return None
+        table = st.tables[nxt]
+        designs = list(range(8)) + ([table] if 0 <= table < 8 and not st.blind_match else [])
+        board = _Board(st)
+        return {s: board.square_best(s, designs, {}) for s in range(25) if board.frontier >> s & 1}
+
+    def _after(self, st: State, action: int, rng: np.random.Generator) -> float:
+        """Value of playing a card action: its immediate effect, then the best placement."""
+        me = st.to_move
+        team = st.team[me]
+        before = st.marker_points(team)
+        sim = st.clone()
+        sim.apply(action)
+        if sim.is_terminal() or sim.matches != st.matches:  # the match ended (an 8 by me)
+            return EIGHT_VALUE if sim.match_scores[team] >= 8 else -EIGHT_VALUE
+        gain = float(sim.marker_points(team) - before)
+        if sim.phase == PLACE and sim.to_move == me:
+            return gain + self._best_placement(sim, sim.legal_actions(), rng)[1]
+        return gain
+
+    def _best_card(self, st: State, legal: list[int], rng: np.random.Generator) -> int:
+        quantum = [a for a in legal if _is_quantum(a)]
+        others = [a for a in legal if not _is_quantum(a) and a != A.NO_CARD]
+        if st.phase == CARD and A.NO_CARD in legal:
+            best_a, best_v = A.NO_CARD, self._after(st, A.NO_CARD, rng) + self.card_margin
+        else:
+            best_a, best_v = legal[0], -1e9
+        for a in others:
+            v = self._after(st, a, rng)
+            if v > best_v:
+                best_a, best_v = a, v
+        if len(quantum) > QUANTUM_SAMPLE:  # hundreds of moves: try a random sample of them
+            quantum = [quantum[i] for i in rng.choice(len(quantum), QUANTUM_SAMPLE, replace=False)]
+        if quantum:
+            team = st.team[st.to_move]
+            base = st.marker_points(team)
+            for a in quantum:
+                sim = st.clone()
+                sim.apply(a)
+                ended = sim.is_terminal() or sim.matches != st.matches
+                v = EIGHT_VALUE if ended and sim.match_scores[team] >= 8 else float(sim.marker_points(team) - base)
+                if ended and sim.match_scores[team] < 8:
+                    v = -EIGHT_VALUE
+                if v > best_v:
+                    best_a, best_v = a, v
+        return best_a
+
+
+def _is_quantum(a: int) -> bool:
+    e = a - (A.JOKER_BASE if a >= A.JOKER_BASE else A.CARD_BASE)
+    return A.CARD_BASE <= a < A.CARD_INFINITY and A.E_QUANTUM <= e < A.E_ALIEN
+
+
+def _random(game: Game[Any, Any], **params: Any) -> Bot:
+    return RandomBot(game, **params)
+
+
+def _greedy(game: Game[Any, Any], **params: Any) -> Bot:
+    return GreedyBot(game, **params)
+
+
+def _heuristic(game: Game[Any, Any], **params: Any) -> Bot:
+    return HeuristicBot(game, **params)
+
+
+BOTS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy, "heuristic": _heuristic}

@@ -1,0 +1,211 @@
+"""Text and image pictures of an OTTO Game Over position."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from envs.otto_game_over import actions as A
+from envs.otto_game_over.geometry import (
+    DESIGN_IDS,
+    FRAME,
+    KIND,
+    OTHER,
+    SHAPE_NAMES,
+    SHAPE_OF_KIND,
+    SQUARE_NAMES,
+    STROKE_CORNER,
+    TILE_NAMES,
+    VERTEX_NAMES,
+    VERTEX_OF,
+    VERTEX_OF_NAME,
+    B,
+    Q,
+    S,
+    X,
+)
+
+if TYPE_CHECKING:
+    from envs.otto_game_over.rules import State
+
+PHASES = ("card", "kidnap", "place", "infinity", "over")
+
+
+def _tile(x: int) -> str:
+    return "-" if x < 0 else TILE_NAMES[x]
+
+
+def render_ansi(st: State) -> str:
+    lines = ["     " + "".join(f"{f:<7}" for f in "abcde")]
+    for r in range(4, -1, -1):
+        cells = []
+        for f in range(5):
+            s = r * 5 + f
+            cells.append(f"{DESIGN_IDS[st.design[s]]}/{st.rot[s]}" if st.design[s] >= 0 else ".")
+        lines.append(f"{r + 1}    " + "".join(f"{c:<7}" for c in cells))
+    shapes = ", ".join(
+        f"{SHAPE_NAMES[k]}@{VERTEX_NAMES[v]}={'-' if o < 0 else f'team{o}'}" for (k, v), o in st.shapes.items()
+    )
+    lines.append(f"shapes: {shapes or 'none'}")
+    for t in range(st.n_teams):
+        sup = st.supply[t]
+        lines.append(
+            f"team {t}: total {st.totals[t]}, on board {st.marker_points(t)} pt, "
+            f"markers left small {sup[0]} big {sup[1]} square {sup[2]}"
+        )
+    for s in range(st.n):
+        lines.append(f"player_{s}: table {_tile(st.tables[s])}, {len(st.hands[s])} card(s)")
+    lines.append(
+        f"tower {len(st.tower)}, deck {len(st.deck)}, drawn {_tile(st.drawn)}, match {st.matches + 1}"
+        + (" (tie-break)" if st.tiebreak else "")
+    )
+    if st.is_terminal():
+        lines.append(f"game over: winners {st.winners}, returns {list(st.final)}")
+    else:
+        lines.append(f"player_{st.actor} to act ({PHASES[st.phase]})")
+    return "\n".join(lines)
+
+
+# -------------------------------------------------------------------- image
+UNIT = 22  # pixels per tile unit (a tile is 4 units)
+TILE = 4 * UNIT
+MARGIN = 48
+PANEL = 330
+LINE = (40, 40, 60)
+DEAD = (150, 150, 150)
+TILE_BG = (236, 228, 206)
+EMPTY_BG = (214, 208, 192)
+PORT_XY = ((1, 4), (3, 4), (4, 3), (4, 1), (3, 0), (1, 0), (0, 1), (0, 3))
+CORNER_XY = ((4, 4), (4, 0), (0, 0), (0, 4))
+ARC_ANGLES = ((90, 180), (180, 270), (270, 360), (0, 90))  # Pillow angles, clockwise from east
+
+
+def _px(x0: int, y0: int, ux: float, uy: float) -> tuple[float, float]:
+    """Tile unit point (x right, y up) of a tile whose top-left pixel is (x0, y0)."""
+    return x0 + ux * UNIT, y0 + (4 - uy) * UNIT
+
+
+def draw_tile(draw: Any, x0: int, y0: int, dr: int, colors: dict[int, Any] | None = None, scale: float = 1.0) -> None:
+    """Draw design-rotation ``dr`` with its top-left pixel at (x0, y0)."""
+    u = UNIT * scale
+    draw.rectangle([x0, y0, x0 + 4 * u, y0 + 4 * u], fill=TILE_BG, outline=(120, 110, 90))
+    done: set[int] = set()
+    for p in range(8):
+        q = OTHER[dr][p]
+        if p in done:
+            continue
+        done |= {p, q}
+        kind = KIND[dr][p]
+        color = (colors or {}).get(p, LINE if kind != 5 else DEAD)
+        width = max(2, int(4 * scale)) if colors and p in colors else max(1, int(3 * scale))
+        (ax, ay), (bx, by) = PORT_XY[p], PORT_XY[q]
+        pa = (x0 + ax * u, y0 + (4 - ay) * u)
+        pb = (x0 + bx * u, y0 + (4 - by) * u)
+        c = STROKE_CORNER[dr][p]
+        if kind in (S, B) and c >= 0:
+            cx, cy = CORNER_XY[c]
+            r = (1 if kind == S else 3) * u
+            ccx, ccy = x0 + cx * u, y0 + (4 - cy) * u
+            draw.arc([ccx - r, ccy - r, ccx + r, ccy + r], *ARC_ANGLES[c], fill=color, width=width)
+        elif kind == Q:
+            hx = ax if ay in (0, 4) else bx
+            hy = ay if ax in (0, 4) else by
+            mid = (x0 + hx * u, y0 + (4 - hy) * u)
+            draw.line([pa, mid, pb], fill=color, width=width)
+        else:
+            draw.line([pa, pb], fill=color, width=width if kind == X else max(1, width - 1))
+
+
+def _stroke_colors(st: State, sq: int, team_colors: list[Any]) -> dict[int, Any]:
+    """Ports of strokes on closed shapes, coloured by owner (grey = unclaimed)."""
+    dr = 4 * st.design[sq] + st.rot[sq]
+    out: dict[int, Any] = {}
+    for p in range(8):
+        kind = KIND[dr][p]
+        c = STROKE_CORNER[dr][p]
+        if kind in SHAPE_OF_KIND and c >= 0:
+            owner = st.shapes.get((SHAPE_OF_KIND[kind], VERTEX_OF[sq][c]))
+            if owner is not None:
+                out[p] = team_colors[owner] if owner >= 0 else (120, 120, 120)
+    return out
+
+
+def _vertex_px(v: int) -> tuple[int, int]:
+    return MARGIN + (v % 6) * TILE, MARGIN + (5 - v // 6) * TILE
+
+
+def _draw_frame(draw: Any) -> None:
+    for name, kind in FRAME.items():
+        vx, vy = _vertex_px(VERTEX_OF_NAME[name])
+        r = UNIT
+        if kind == "s":
+            draw.ellipse([vx - r, vy - r, vx + r, vy + r], outline=(90, 90, 120), width=2)
+        else:
+            draw.rectangle([vx - r, vy - r, vx + r, vy + r], outline=(90, 90, 120), width=2)
+    side = 5 * TILE
+    draw.rectangle([MARGIN, MARGIN, MARGIN + side, MARGIN + side], outline=(60, 50, 40), width=3)
+
+
+def _draw_markers(draw: Any, st: State, team_colors: list[Any]) -> None:
+    for (shape, v), owner in st.shapes.items():
+        vx, vy = _vertex_px(v)
+        color = team_colors[owner] if owner >= 0 else None
+        r = (6, 10, 9)[shape]
+        box = [vx - r, vy - r, vx + r, vy + r]
+        if shape == 2:
+            draw.rectangle(box, fill=color, outline=(20, 20, 20), width=2)
+        else:
+            draw.ellipse(box, fill=color, outline=(20, 20, 20), width=2)
+
+
+def render_rgb(st: State) -> np.ndarray:
+    from envs.core.draw import INK, SEAT_COLORS, canvas, font, to_array
+
+    side = 5 * TILE + 2 * MARGIN
+    img, draw = canvas(side + PANEL, max(side, 120 + 95 * st.n))
+    team_colors = [SEAT_COLORS[t] for t in range(st.n_teams)]
+    _draw_frame(draw)
+    for sq in range(25):
+        x0 = MARGIN + (sq % 5) * TILE
+        y0 = MARGIN + (4 - sq // 5) * TILE
+        if st.design[sq] < 0:
+            draw.rectangle([x0, y0, x0 + TILE, y0 + TILE], fill=EMPTY_BG, outline=(190, 182, 165))
+            draw.text((x0 + 4, y0 + 2), SQUARE_NAMES[sq], fill=(150, 140, 120), font=font(12))
+        else:
+            draw_tile(draw, x0, y0, 4 * st.design[sq] + st.rot[sq], _stroke_colors(st, sq, team_colors))
+    _draw_markers(draw, st, team_colors)
+    _draw_panel(draw, st, side + 10, team_colors, font, INK)
+    return to_array(img)
+
+
+def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any, ink: Any) -> None:
+    y = 14
+    if st.is_terminal():
+        head = f"game over - winners: {', '.join(f'team {w}' for w in st.winners) or 'none'}"
+    else:
+        head = f"player_{st.actor} to act: {PHASES[st.phase]}"
+    draw.text((x, y), head, fill=ink, font=font(16))
+    y += 24
+    tb = " (tie-break, blind)" if st.tiebreak else (" (blind)" if st.blind_match else "")
+    draw.text((x, y), f"match {st.matches + 1}{tb}   tower {len(st.tower)}   deck {len(st.deck)}", fill=ink, font=font(13))
+    y += 22
+    if st.drawn >= 0:
+        draw.text((x, y + 16), f"drawn: {TILE_NAMES[st.drawn]}", fill=ink, font=font(13))
+        if st.drawn < 8:
+            draw_tile(draw, x + 120, y, 4 * st.drawn, scale=0.5)
+        y += 52
+    for s in range(st.n):
+        t = st.team[s]
+        mark = "> " if s == st.actor and not st.is_terminal() else "  "
+        draw.rectangle([x, y + 3, x + 12, y + 15], fill=team_colors[t])
+        sup = st.supply[t]
+        draw.text((x + 18, y), f"{mark}player_{s}  team {t}  total {st.totals[t]}", fill=ink, font=font(14))
+        draw.text((x + 18, y + 20), f"board {st.marker_points(t)} pt  markers s{sup[0]} b{sup[1]} q{sup[2]}",
+                  fill=ink, font=font(12))
+        draw.text((x + 18, y + 38), f"cards {len(st.hands[s])}   table {_tile(st.tables[s])}", fill=ink, font=font(12))
+        if 0 <= st.tables[s] < 8:
+            draw_tile(draw, x + 250, y, 4 * st.tables[s], scale=0.5)
+        y += 95
+    if st.kidnapped >= 0:
+        draw.text((x, y), f"kidnapped: {A.CARD_NAMES[st.kidnapped]}", fill=ink, font=font(13))
