@@ -116,3 +116,18 @@ def format_rows(rows: list[Row]) -> str:
     for r in rows:
         lines.append(f"{r.name:58s} {r.mode:7s} {r.steps_per_s:14,.0f} {r.games_per_s:10,.1f} {r.ratio:7.2f}")
     return "\n".join(lines)
+
+
+def learner_bench(env: str, params: list[str], timesteps: int, json_path: str | None = None) -> int:
+    """``eightfold bench --learner ENV``: see :mod:`training.throughput`."""
+    import json
+
+    from training.params import parse_params
+    from training.throughput import format_result, run_learner_bench
+
+    result = run_learner_bench(env, parse_params(params), timesteps)
+    print(format_result(result))
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(result, f, indent=2)
+    return 0

@@ -117,6 +117,10 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
+    if getattr(args, "learner", None):
+        from training.bench import learner_bench
+
+        return learner_bench(args.learner, args.param, args.timesteps, args.json)
     from training.bench import format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
@@ -167,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     p.add_argument("--mcts", action="store_true", help="also measure MCTS simulations/s per game")
+    p.add_argument(
+        "--learner", default=None, metavar="ENV", help="MaskablePPO learn() steps/s on ENV vs connect_four_v3"
+    )
+    p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter with --learner")
+    p.add_argument("--timesteps", type=int, default=20_000, help="learn() steps per measurement with --learner")
     p.set_defaults(func=cmd_bench)
 
     _add_training_commands(sub)
