@@ -24,6 +24,8 @@ date, the rest is a handful of checks over the 8 arms.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 # ----------------------------------------------------------------------- tile kinds
@@ -88,9 +90,28 @@ EXITS: tuple[tuple[int, ...], ...] = tuple(
     )
     for sq, d in ARMS
 )
-PERIMETER_MASK = np.array([s in PERIMETER for s in range(64)], dtype=bool)
-START_MASK = np.array([s in START_SET for s in range(64)], dtype=bool)
-NOT_START_MASK = ~START_MASK
+# square sets as 64-bit Python ints (bit S = square S): set algebra in ~50 ns per operation
+BIT = tuple(1 << s for s in range(64))
+PERIMETER_BITS = sum(BIT[s] for s in PERIMETER)
+START_BITS = sum(BIT[s] for s in START_SET)
+NEIGHBOUR_BITS = tuple(sum(BIT[t] for t in NEIGHBOURS[s]) for s in range(64))
+
+
+_ARRAY_MEMO: dict[int, np.ndarray] = {}
+
+
+def _memo_array(bits: int) -> np.ndarray:
+    if len(_ARRAY_MEMO) > 4096:  # bounded: boards repeat little across games
+        _ARRAY_MEMO.clear()
+    arr = _ARRAY_MEMO[bits] = bits_to_array(bits)
+    arr.flags.writeable = False
+    return arr
+
+
+def bits_to_array(bits: int) -> np.ndarray:
+    """uint8[64] with 1 at every square of the bit set."""
+    return np.unpackbits(np.frombuffer(bits.to_bytes(8, "little"), dtype=np.uint8), bitorder="little")
+
 
 # board planes of the observation (see encode.py): 16 tile kinds, then these
 PLANE_OTTO, PLANE_EXIT, PLANE_TIP = 16, 17, 21  # exit: 4 planes N/E/S/W
@@ -125,7 +146,7 @@ class Ocean:
 
     __slots__ = (
         "tiles", "exit_dir", "arm_of", "arm_state", "arm_tip", "arm_heading", "arm_len",
-        "tip_arm", "arm_tiles_placed", "frontier", "moray_block", "placements", "planes",
+        "tip_arm", "arm_tiles_placed", "frontier", "moray_block", "placements", "planes", "_table", "_table_rules",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -138,10 +159,13 @@ class Ocean:
         self.arm_len = [0] * NUM_ARMS  # arm tiles (not the end) in the arm
         self.tip_arm = [-1] * 64
         self.arm_tiles_placed = 0
-        self.frontier = np.zeros(64, dtype=bool)
-        self.moray_block = np.zeros(64, dtype=bool)
+        self.frontier = 0  # bit set: empty squares next to a tile
+        self.moray_block = 0  # bit set: squares next to a moray (under the fish rules)
         self.placements: list[tuple[int, int]] = []  # (kind, square) in play order
         self.planes = INITIAL_PLANES.copy()  # the board planes of the observation, kept current
+        # hand-independent placement table, built lazily once per board (see placement_table)
+        self._table: tuple[list[Any], list[bool]] | None = None
+        self._table_rules = True
         for sq in OTTO_SQUARES:
             self.tiles[sq] = OTTO
         for sq in OTTO_SQUARES:
@@ -158,18 +182,20 @@ class Ocean:
         o.arm_len = self.arm_len[:]
         o.tip_arm = self.tip_arm[:]
         o.arm_tiles_placed = self.arm_tiles_placed
-        o.frontier = self.frontier.copy()
-        o.moray_block = self.moray_block.copy()
+        o.frontier = self.frontier
+        o.moray_block = self.moray_block
         o.placements = self.placements[:]
         o.planes = self.planes.copy()
+        o._table, o._table_rules = self._table, self._table_rules  # never mutated: shared
         return o
 
     def _occupy_frontier(self, sq: int) -> None:
-        self.frontier[sq] = False
+        frontier = self.frontier & ~BIT[sq]
         tiles = self.tiles
         for t in NEIGHBOURS[sq]:
             if tiles[t] == EMPTY:
-                self.frontier[t] = True
+                frontier |= BIT[t]
+        self.frontier = frontier
 
     # ------------------------------------------------------------------ arms
     def arm_target(self, arm: int) -> int:
@@ -212,73 +238,91 @@ class Ocean:
                 return False
         return True
 
-    def nonarm_free(self, exits: list[tuple[int, list[int]]] | None = None) -> np.ndarray:
-        """bool[64]: squares a fish or bubbles may take, moray and anglerfish aside.
+    def nonarm_free(self, exits: list[tuple[int, list[int]]] | None = None) -> int:
+        """Bit set of the squares a fish or bubbles may take, moray and anglerfish aside.
 
         Adjacent to a tile (OTP-01) and, by C1/C3 of OTP-07, never a start square, an
         arm's tip or the last free exit of an unstarted arm (OTP-08).
         """
-        free: np.ndarray = self.frontier & NOT_START_MASK
+        free = self.frontier & ~START_BITS
         for a in range(NUM_ARMS):
             if self.arm_state[a] == STARTED:
-                free[self.arm_tip[a]] = False
+                free &= ~BIT[self.arm_tip[a]]
         for _, usable in self.open_exits() if exits is None else exits:
             if len(usable) == 1:
-                free[usable[0]] = False
+                free &= ~BIT[usable[0]]
         return free
 
-    def fill_placements(self, mask: np.ndarray, kinds: set[int], fish_rules: bool) -> None:
-        """Set ``mask[64 * kind + square]`` for every legal placement of the ``kinds`` in hand.
+    def placement_table(self, fish_rules: bool) -> tuple[list[Any], list[bool]]:
+        """Per kind, where a tile of that kind may go now; and whether anywhere at all.
 
-        The arm-tile test is :meth:`arm_tile_ok` inlined (this is the hot loop of the engine):
-        C3 only fails when the new tip is the last usable exit of another unstarted arm.
+        Entry ``k`` is a list of squares for arm tiles and ends (kinds 0-4), a bit set
+        for fish and bubbles. Legality never depends on the hand, so the table is
+        built once per board and shared by every mask (and every clone) until the next
+        placement. The arm-tile test is :meth:`arm_tile_ok` inlined: C3 only fails when
+        the new tip is the last usable exit of another unstarted arm.
         """
+        if self._table is not None and self._table_rules == fish_rules:
+            return self._table
         exits = self.open_exits()
-        arm_kinds = [k for k in kinds if k <= TURN_OUT]
-        ends = [k for k in kinds if END <= k <= END_SHELL]
-        if arm_kinds or ends:
-            tiles, tip_arm, arm_tip, arm_state = self.tiles, self.tip_arm, self.arm_tip, self.arm_state
-            grow_ok = NUM_ARM_TILES - self.arm_tiles_placed - 1 >= len(exits)  # C4
-            last_exit: dict[int, list[int]] = {}  # square -> unstarted arms for which it is the last exit
-            for b, u in exits:
-                if len(u) == 1:
-                    last_exit.setdefault(u[0], []).append(b)
-            for a in range(NUM_ARMS):
-                st = arm_state[a]
-                if st == STARTED:
-                    sq = arm_tip[a]
-                    for k in ends:
-                        mask[64 * k + sq] = 1
-                    if not grow_ok:
-                        continue
-                elif st == UNSTARTED:
-                    sq = ARM_START[a]
-                else:
+        tiles, tip_arm, arm_tip, arm_state = self.tiles, self.tip_arm, self.arm_tip, self.arm_state
+        grow_ok = NUM_ARM_TILES - self.arm_tiles_placed - 1 >= len(exits)  # C4
+        last_exit: dict[int, list[int]] = {}  # square -> unstarted arms whose last usable exit it is
+        for b, u in exits:
+            if len(u) == 1:
+                last_exit.setdefault(u[0], []).append(b)
+        arm_squares: list[list[int]] = [[], [], [], [], []]
+        for a in range(NUM_ARMS):
+            st = arm_state[a]
+            if st == STARTED:
+                sq = arm_tip[a]
+                arm_squares[END].append(sq)
+                arm_squares[END_SHELL].append(sq)
+                if not grow_ok:
                     continue
-                step, heading = STEP[sq], self.arm_heading[a]
-                for k in arm_kinds:
-                    tip = step[(heading + TURN_OF_KIND[k]) & 3]
-                    if tip < 0 or tiles[tip] != EMPTY or tip_arm[tip] >= 0 or tip in START_SET:
-                        continue  # C1, C2
-                    if tip in last_exit and any(b != a for b in last_exit[tip]):
-                        continue  # C3
+            elif st == UNSTARTED:
+                sq = ARM_START[a]
+            else:
+                continue
+            step, heading = STEP[sq], self.arm_heading[a]
+            for k in ARM_KINDS:
+                tip = step[(heading + TURN_OF_KIND[k]) & 3]
+                if tip < 0 or tiles[tip] != EMPTY or tip_arm[tip] >= 0 or tip in START_SET:
+                    continue  # C1, C2
+                if tip in last_exit and any(b != a for b in last_exit[tip]):
+                    continue  # C3
+                arm_squares[k].append(sq)
+        free = self.nonarm_free(exits)
+        fish = free & ~self.moray_block if fish_rules else free
+        angler = fish & PERIMETER_BITS if fish_rules else fish
+        entries: list[Any] = [*arm_squares, *([fish] * 8), angler, fish, free]
+        has = [bool(x) for x in entries]
+        self._table, self._table_rules = (entries, has), fish_rules
+        return entries, has
+
+    def can_place(self, hand: list[int], fish_rules: bool) -> bool:
+        """Does any tile of ``hand`` have a legal placement?"""
+        has = self.placement_table(fish_rules)[1]
+        return any(has[k] for k in hand)
+
+    def fill_placements(self, mask: np.ndarray, kinds: set[int], fish_rules: bool) -> None:
+        """Set ``mask[64 * kind + square]`` for every legal placement of the ``kinds`` in hand."""
+        entries, has = self.placement_table(fish_rules)
+        for k in kinds:
+            if not has[k]:
+                continue
+            if k <= END_SHELL:
+                for sq in entries[k]:
                     mask[64 * k + sq] = 1
-        if any(k > END_SHELL for k in kinds):
-            free = self.nonarm_free(exits)
-            fish = free & ~self.moray_block if fish_rules else free
-            for k in kinds:
-                if k == BUBBLES:
-                    mask[64 * k : 64 * k + 64] = free
-                elif k == ANGLERFISH and fish_rules:
-                    mask[64 * k : 64 * k + 64] = fish & PERIMETER_MASK
-                elif k > END_SHELL:
-                    mask[64 * k : 64 * k + 64] = fish
+            else:
+                arr = _ARRAY_MEMO.get(entries[k])
+                mask[64 * k : 64 * k + 64] = _memo_array(entries[k]) if arr is None else arr
 
     def explain(self, kind: int, sq: int, fish_rules: bool) -> str | None:
         """Why placing ``kind`` on ``sq`` is illegal (``None`` if it is legal). Slow; for errors."""
         if self.tiles[sq] != EMPTY:
             return "the square is occupied (OTP-01)"
-        if not self.frontier[sq]:
+        if not self.frontier & BIT[sq]:
             return "the square touches no tile (OTP-01)"
         if kind <= TURN_OUT:
             for a in range(NUM_ARMS):
@@ -293,9 +337,9 @@ class Ocean:
             return None if self.tip_arm[sq] >= 0 else "an end goes only on the tip of a started arm (OTP-06)"
         if fish_rules and kind == ANGLERFISH and sq not in PERIMETER:
             return "the anglerfish goes only on the perimeter (OTP-09)"
-        if fish_rules and kind != BUBBLES and self.moray_block[sq]:
+        if fish_rules and kind != BUBBLES and self.moray_block & BIT[sq]:
             return "no new fish next to a moray (OTP-10)"
-        if not self.nonarm_free()[sq]:
+        if not self.nonarm_free() & BIT[sq]:
             return "it would block an arm start or tip (OTP-07/OTP-08)"
         return None
 
@@ -332,6 +376,7 @@ class Ocean:
     def place(self, kind: int, sq: int, fish_rules: bool) -> None:
         """Put ``kind`` on ``sq`` (assumed legal) and update arms, frontier and moray zone."""
         self.tiles[sq] = kind
+        self._table = None
         self.placements.append((kind, sq))
         self._occupy_frontier(sq)
         planes = self.planes
@@ -364,6 +409,6 @@ class Ocean:
             self.arm_tip[arm] = -1
             self.arm_of[sq] = arm
         elif kind == MORAY and fish_rules:
+            self.moray_block |= NEIGHBOUR_BITS[sq]
             for t in NEIGHBOURS[sq]:
-                self.moray_block[t] = True
                 planes[PLANE_MORAY, t] = 1.0

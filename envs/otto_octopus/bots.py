@@ -96,8 +96,8 @@ class HeuristicBot(ScoringBot):
 
     def _coral_open(self, st: State, kind: int) -> bool:
         """A coral corner may still take this fish (free, touching a tile)."""
-        free = st.ocean.nonarm_free()
-        return any(free[c] and not (kind != B.BUBBLES and st.ocean.moray_block[c]) for c in CORAL_SQUARES)
+        free = st.ocean.nonarm_free() & ~st.ocean.moray_block
+        return any(free & B.BIT[c] for c in CORAL_SQUARES)
 
     def _arm_outlook(self, st: State, player: int, sq: int, kind: int) -> float:
         """Grow arms I can finish; steer them toward coral; do not hand a long arm to the next player."""

@@ -79,54 +79,50 @@ def hidden_tiles(state: State, seat: int) -> list[int]:
 
 def observe(state: State, seat: int) -> np.ndarray:
     """The egocentric observation of ``seat`` (never another seat's hidden tile)."""
-    # the vector part is built as a Python list: one numpy write instead of ~50 scalar ones
-    vec = [0.0] * (OBS_SIZE - BOARD_SIZE)
+    # numpy scalar writes only for the non-zero entries: cheaper than converting a full list
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    out[:BOARD_SIZE] = state.ocean.planes.reshape(-1)
     n = state.n
     for k in state.hands[seat]:
-        vec[k] += THIRD_F
+        out[V_HAND + k] += THIRD_F
     open_game = state.config.open_game
-    unseen = [0] * NUM_KINDS
-    for k in state.pile:
-        unseen[k] += 1
+    unseen = state.pile_counts[:]
     scores, skips, passed = state.scores, state.skips, state.passed
     for i in range(n):
         q = (seat + i) % n
         hand = state.hands[q]
-        vec[_HAND_SIZES + i] = len(hand) * THIRD_F
+        if hand:
+            out[V_HAND_SIZES + i] = len(hand) * THIRD_F
         if i:
             if open_game:
-                base = _VISIBLE + 16 * (i - 1)
+                base = V_VISIBLE + 16 * (i - 1)
                 for k in hand[:-1]:
-                    vec[base + k] += THIRD_F
+                    out[base + k] += THIRD_F
                 if hand:
                     unseen[hand[-1]] += 1
             else:
                 for k in hand:
                     unseen[k] += 1
-        sc = scores[q] / 100.0
-        vec[_SCORES + i] = -1.0 if sc < -1.0 else 1.0 if sc > 1.0 else sc
-        vec[_SKIPS + i] = 1.0 if skips[q] >= 2 else skips[q] / 2.0
-        vec[_PASSED + i] = 1.0 if passed[q] else 0.0
-    vec[_PILE] = len(state.pile) / 60.0
+        if scores[q]:
+            sc = scores[q] / 100.0
+            out[V_SCORES + i] = -1.0 if sc < -1.0 else 1.0 if sc > 1.0 else sc
+        if skips[q]:
+            out[V_SKIPS + i] = 1.0 if skips[q] >= 2 else 0.5
+        if passed[q]:
+            out[V_PASSED + i] = 1.0
+    out[V_PILE] = len(state.pile) / 60.0
     for k in range(NUM_KINDS):
         if unseen[k]:
             u = unseen[k] * INV_MIX[k]
-            vec[_UNSEEN + k] = 1.0 if u > 1.0 else u
+            out[V_UNSEEN + k] = 1.0 if u > 1.0 else u
     if not state.over:
-        vec[_EXTRA] = min(1.0, state.extra / 3.0)
-        vec[_PHASE + state.phase] = 1.0
-        vec[_TO_MOVE + (state.to_move - seat) % n] = 1.0
-    out = np.empty(OBS_SIZE, dtype=np.float32)
-    out[:BOARD_SIZE] = state.ocean.planes.reshape(-1)
-    out[BOARD_SIZE:] = vec
+        if state.extra:
+            out[V_EXTRA] = min(1.0, state.extra / 3.0)
+        out[V_PHASE + state.phase] = 1.0
+        out[V_TO_MOVE + (state.to_move - seat) % n] = 1.0
     return out
 
 
-# offsets inside the vector part
-_HAND_SIZES, _VISIBLE, _PILE = V_HAND_SIZES - BOARD_SIZE, V_VISIBLE - BOARD_SIZE, V_PILE - BOARD_SIZE
-_UNSEEN, _SCORES, _SKIPS = V_UNSEEN - BOARD_SIZE, V_SCORES - BOARD_SIZE, V_SKIPS - BOARD_SIZE
-_PASSED, _EXTRA, _PHASE, _TO_MOVE = (V_PASSED - BOARD_SIZE, V_EXTRA - BOARD_SIZE, V_PHASE - BOARD_SIZE,
-                                     V_TO_MOVE - BOARD_SIZE)  # fmt: skip
 THIRD_F = 1.0 / 3.0
 INV_MIX = tuple(1.0 / m for m in TILE_MIX)
 

@@ -101,6 +101,7 @@ class OttoOctopusGame(Game[Config, State]):
             for j in range(lo, len(hand)):
                 hand[j] = perm[i]
                 i += 1
+        st.recount_pile()
         st.rng = np.random.default_rng(int(rng.integers(2**63)))
         st._mask = None
         return st

@@ -41,17 +41,19 @@ def new_game(config: Config, rng: np.random.Generator) -> State:
     st = State(config, rng)
     tiles = [k for k in range(NUM_KINDS) for _ in range(TILE_MIX[k])]
     st.pile = [int(x) for x in rng.permutation(tiles)]
+    st.recount_pile()
     for p in range(st.n):
         for _ in range(3):
             st._draw(p)
     for p in range(st.n):
         for _ in range(1000):  # the real mix always ends this loop at once or soon
-            if st._placement_mask(p)[:1024].any() or len(st.pile) < 3:
+            if st.ocean.can_place(st.hands[p], config.fish_rules) or len(st.pile) < 3:
                 break
             rejected = st.hands[p]
             st.hands[p] = [st.pile.pop() for _ in range(3)]
             st.pile.extend(rejected)
             st.pile = [int(x) for x in rng.permutation(st.pile)]
+            st.recount_pile()
     st._next_turn(0)
     return st
 
@@ -146,6 +148,7 @@ def load_position(config: Config, pos: object, rng: np.random.Generator) -> Stat
         st.pile = _kinds(pos["pile"], "position['pile']")[::-1]
     else:
         st.pile = _default_pile(st, rng)
+    st.recount_pile()
     st.scores = _ints(pos.get("scores", [0] * n), n, "position['scores']")
     st.skips = _ints(pos.get("skips", [0] * n), n, "position['skips']", lo=0)
     passed = pos.get("passed", [False] * n)

@@ -75,6 +75,7 @@ class State(GameState):
         self.ocean = Ocean()
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.pile: list[int] = []  # top is the last element
+        self.pile_counts = [0] * 16  # tiles of each kind in the pile (kept in step, for observe)
         self.scores = [0] * n
         self.skips = [0] * n
         self.passed = [False] * n
@@ -107,11 +108,19 @@ class State(GameState):
         s.ocean = self.ocean.clone()
         s.hands = [h[:] for h in self.hands]
         s.pile = self.pile[:]
+        s.pile_counts = self.pile_counts[:]
         s.scores, s.skips, s.passed = self.scores[:], self.skips[:], self.passed[:]
         s.to_move, s.phase, s.extra = self.to_move, self.phase, self.extra
         s.steps, s.over, s.truncated = self.steps, self.over, self.truncated
         s._mask = self._mask
         return s
+
+    def recount_pile(self) -> None:
+        """Rebuild ``pile_counts`` after the pile was replaced wholesale."""
+        counts = [0] * 16
+        for k in self.pile:
+            counts[k] += 1
+        self.pile_counts = counts
 
     def final_scores(self) -> list[int]:
         """Running score minus tiles in hand (solo: also minus the pile), OTP-38/OTP-40."""
@@ -197,7 +206,9 @@ class State(GameState):
 
     def _draw(self, seat: int) -> None:
         if self.pile:
-            self.hands[seat].append(self.pile.pop())
+            k = self.pile.pop()
+            self.pile_counts[k] -= 1
+            self.hands[seat].append(k)
 
     def _place(self, kind: int, sq: int) -> None:
         """OTP-11..33: place, score, then the fish effect."""
@@ -241,13 +252,10 @@ class State(GameState):
 
     def _continue_turn(self) -> None:
         """OTP-33: extra placements while some remain and one is legal, else end the turn."""
-        if self.extra > 0:
-            mask = self._placement_mask(self.to_move)
-            if mask[:PASS].any():
-                mask[STOP] = 1
-                self.phase = EXTRA
-                self._mask = mask
-                return
+        if self.extra > 0 and self.ocean.can_place(self.hands[self.to_move], self.config.fish_rules):
+            self.phase = EXTRA
+            self._mask = None
+            return
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -255,7 +263,9 @@ class State(GameState):
         p = self.to_move
         hand = self.hands[p]
         while len(hand) < 3 and self.pile:
-            hand.append(self.pile.pop())
+            k = self.pile.pop()
+            self.pile_counts[k] -= 1
+            hand.append(k)
         self.extra = 0
         self.phase = MAIN
         self._next_turn((p + 1) % self.n)
@@ -274,13 +284,11 @@ class State(GameState):
         while True:
             if self.skips[q] > 0:
                 self.skips[q] -= 1
+            elif self.ocean.can_place(self.hands[q], self.config.fish_rules):
+                self.to_move = q
+                self._mask = None
+                return
             else:
-                mask = self._placement_mask(q)
-                if mask[:PASS].any():
-                    mask[PASS] = 1
-                    self.to_move = q
-                    self._mask = mask
-                    return
                 self.passed[q] = True
                 if all(self.passed):
                     self.to_move = q
@@ -299,6 +307,7 @@ class State(GameState):
         p = self.to_move
         self.hands[p].remove(kind)
         self.pile.insert(int(self.rng.integers(len(self.pile) + 1)), kind)
+        self.pile_counts[kind] += 1
         self._draw(p)
         self.phase = MAIN
         self._continue_turn()

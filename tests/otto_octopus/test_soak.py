@@ -23,6 +23,7 @@ def test_random_games_round_trip(params: dict[str, Any]) -> None:
         while not st.is_terminal():
             p = st.current_player()
             mask = st.legal_mask()
+            assert st.pile_counts == [st.pile.count(k) for k in range(NUM_KINDS)]
             back = State.from_dict(json.loads(json.dumps(st.to_dict())))
             assert back.snapshot() == st.snapshot() and np.array_equal(back.legal_mask(), mask)
             for seat in range(game.num_players):
