@@ -1,0 +1,126 @@
+"""Bad input: parameters, reset positions, state dicts and notation give clear ValueErrors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.otto_game_over.game import OttoGameOverGame
+from envs.otto_game_over.rules import State
+from tests.otto_game_over.helpers import make
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"num_players": 5}, "num_players"),
+        ({"num_players": 3, "teams": True}, "teams"),
+        ({"episode": "round"}, "episode"),
+        ({"target_score": 0}, "target_score"),
+        ({"max_matches": True}, "max_matches"),
+        ({"eight_lobes": "square"}, "eight_lobes"),
+        ({"blind": 1}, "blind"),
+    ],
+)
+def test_bad_params(params: dict[str, Any], name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        OttoGameOverGame(**params)
+
+
+@pytest.mark.parametrize(
+    ("position", "match"),
+    [
+        ({"board": {"z9": "A4/0"}}, "unknown square"),
+        ({"board": {"b3": "A4/7"}}, "design"),
+        ({"board": {"c3": "A4/0"}}, "fixed centre"),
+        ({"tables": ["B7"]}, "tables"),
+        ({"tables": ["B7", "X1"]}, "tile"),
+        ({"hands": [["bogus"], []]}, "card"),
+        ({"shapes": {"small@vz9": 0}}, "small@vf1"),
+        ({"shapes": {"small@va1": 0}}, "not a closed"),
+        ({"markers": [{"small": 9}, {}]}, "small"),
+        ({"to_move": 2}, "to_move"),
+        ({"phase": "dance"}, "phase"),
+        ({"phase": "kidnap"}, "kidnapped"),
+        ({"drawn": "A4"}, "drawn"),
+        ({"nonsense": 1}, "unknown position key"),
+        ([1, 2], "dict"),
+    ],
+)
+def test_bad_position(position: Any, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        make(position)
+
+
+def test_bad_reset_options() -> None:
+    game = OttoGameOverGame()
+    with pytest.raises(ValueError, match="unknown reset option"):
+        game.new_initial_state(np.random.default_rng(0), {"deck_top": []})
+    with pytest.raises(ValueError):
+        game.new_initial_state(np.random.default_rng(0), "position")  # type: ignore[arg-type]
+
+
+def test_blind_position_has_no_tables() -> None:
+    with pytest.raises(ValueError, match="blind"):
+        make({"tables": ["B7", "G16"]}, blind=True)
+
+
+@pytest.mark.parametrize("text", ["", "drawn", "drawn a6 r0", "table b3 r4", "card", "card joker",
+                                  "card quantum-leap a1", "keep", "no  cards", 12, None])
+def test_string_to_action_garbage(text: Any) -> None:
+    st = make({"tables": ["B7", "G16"]})
+    with pytest.raises(ValueError):
+        st.string_to_action(text)
+
+
+def test_notation_normalised_and_out_of_range() -> None:
+    st = make({"tables": ["B7", "G16"]})
+    assert st.string_to_action("  DRAWN   b3 R1 ") == st.string_to_action("drawn b3 r1") == 45
+    assert st.action_to_string(-1) == "illegal -1" and st.action_to_string(5228) == "illegal 5228"
+    assert st.action_to_string(5227) == "keep infinity"
+
+
+def test_apply_rejects_illegal() -> None:
+    st = make({"tables": ["B7", "G16"]})
+    for bad in (0, -1, 5228, 200):
+        with pytest.raises(ValueError):
+            st.apply(bad)
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.pop("rng"),
+        lambda d: d["config"].update(num_players=3),
+        lambda d: d["position"].update(tables="B7"),
+        lambda d: d["position"].update(phase="over"),
+        lambda d: d["position"]["hands"].append([]),
+        lambda d: d["position"].update(actor=1),
+        lambda d: d["position"].update(totals=[-1, 0]),
+    ],
+)
+def test_from_dict_malformed(mutate: Any) -> None:
+    st = make({"tables": ["B7", "G16"], "tower": ["A4"]})
+    d = json.loads(json.dumps(st.to_dict()))
+    mutate(d)
+    with pytest.raises(ValueError):
+        State.from_dict(d)
+
+
+def test_snapshot_round_trip() -> None:
+    """A snapshot fed back to reset reproduces the position (mid-turn included)."""
+    game = OttoGameOverGame(num_players=3)
+    st = game.new_initial_state(np.random.default_rng(2))
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        if st.is_terminal():
+            break
+        snap = st.snapshot()
+        again = game.new_initial_state(np.random.default_rng(9), {"position": snap})
+        assert again.snapshot() == snap
+        assert np.array_equal(again.legal_mask(), st.legal_mask())
+        legal = st.legal_actions()
+        st.apply(legal[rng.integers(len(legal))])
