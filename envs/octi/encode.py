@@ -43,7 +43,7 @@ import numpy as np
 
 from envs.octi.actions import Layout, layout
 from envs.octi.board import SET_BITS
-from envs.octi.turn import CAPTURE, CAPTURED, DECLARE, OVER, RESERVE
+from envs.octi.turn import CAPTURE, DECLARE, OVER, RESERVE
 
 if TYPE_CHECKING:
     from envs.octi.rules import State
@@ -79,83 +79,118 @@ def observe(st: State, seat: int) -> np.ndarray:
     return cached.copy()
 
 
+_TEMPLATES: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _template(st: State, seat: int) -> np.ndarray:
+    """The flat all-zero observation with the (constant) base planes 18 / 19 set."""
+    key = (st.geo.width, st.P, seat)
+    t = _TEMPLATES.get(key)
+    if t is None:
+        size = st.geo.size
+        t = np.zeros(num_channels(st.P) * size, dtype=np.float32)
+        flip = size - 1 if seat else 0
+        for plane, owner in ((18, seat), (19, 1 - seat)):
+            for b in st.geo.bases[owner]:
+                t[plane * size + (flip - b if flip else b)] = 1.0
+        _TEMPLATES[key] = t
+    return t
+
+
 def _build(st: State, seat: int) -> np.ndarray:
     P, geo = st.P, st.geo
     size = geo.size
-    out = np.zeros((num_channels(P), size), dtype=np.float32)
-    flip = size - 1 if seat else 0  # 180-degree rotation of a flat index: size - 1 - sq
-    E = 4 * seat
+    out = _template(st, seat).copy()
+    counts: list[int] = []  # flat indices that get +1/P (pods and prongs per square)
+    ones: list[int] = []  # flat indices set to 1
+    pools = _pods(st, seat, counts, ones, size)
+    consts: list[tuple[int, float]] = []
+    if st.phase != OVER:
+        consts.append((27 + st.phase, 1.0))
+        if st.origin >= 0:
+            _turn_planes(st, seat, counts, ones, size, consts)
     inv = 1.0 / P
-    _pods(st, seat, out, flip, E, inv)
-    for b in geo.bases[seat]:
-        out[18, flip - b if flip else b] = 1.0
-    for b in geo.bases[1 - seat]:
-        out[19, flip - b if flip else b] = 1.0
-    _turn_planes(st, seat, out, flip, E, inv)
+    if counts:
+        if st.x:  # stacks put several pods on one square: accumulate
+            np.add.at(out, counts, inv)
+        else:
+            out[counts] = inv
+    if ones:
+        out[ones] = 1.0
     total = 1.0 / (2 * st.config.start_supply)
-    sc = (
-        st.supply[seat] * total, st.supply[1 - seat] * total,
-        st.count(seat, RESERVE) * inv, st.count(1 - seat, RESERVE) * inv,
-        st.count(seat, CAPTURED) * inv, st.count(1 - seat, CAPTURED) * inv,
-    )
-    for i, v in enumerate(sc):
-        if v:
-            out[32 + i] = v
-    if st.turn:
-        out[39] = st.turn / st.config.turn_limit
+    consts += [(32, st.supply[seat] * total), (33, st.supply[1 - seat] * total),
+               (34, pools[seat] * inv), (35, pools[1 - seat] * inv),
+               (36, pools[2 + seat] * inv), (37, pools[3 - seat] * inv),
+               (39, st.turn / st.config.turn_limit)]
+    planes = out.reshape(-1, size)
+    rows = [c for c, v in consts if v]
+    planes[rows] = np.array([[v] for c, v in consts if v], dtype=np.float32)
     return out.reshape(-1, geo.height, geo.width)
 
 
-def _pods(st: State, seat: int, out: np.ndarray, flip: int, E: int, inv: float) -> None:
+_POD_ENTRIES: dict[tuple[int, int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _pod_entries(size: int, seat: int, rel: int, q: int, m: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(count indices, one-hot indices) of a pod seen by ``seat`` on view square ``q`` with prong
+    mask ``m``; ``rel`` is its own id, -1 for an enemy pod. Cached: the set of keys is small."""
+    key = (size, seat, rel, q, m)
+    hit = _POD_ENTRIES.get(key)
+    if hit is None:
+        E = 4 * seat
+        bits = SET_BITS[m]
+        base = 2 if rel >= 0 else 10
+        counts = (q if rel >= 0 else size + q,) + tuple((base + (d ^ E)) * size + q for d in bits)
+        ones: tuple[int, ...] = ()
+        if rel >= 0:
+            k = (POD_PLANES + 9 * rel) * size + q
+            ones = (k,) + tuple(k + (1 + (d ^ E)) * size for d in bits)
+        hit = _POD_ENTRIES[key] = (counts, ones)
+    return hit
+
+
+def _pods(st: State, seat: int, counts: list[int], ones: list[int], size: int) -> list[int]:
+    """Pod planes; returns the pool sizes [reserve 0, reserve 1, captured 0, captured 1]."""
     P = st.P
+    flip = size - 1 if seat else 0
+    pools = [0, 0, 0, 0]
+    prongs = st.prongs
     for g, sq in enumerate(st.pos):
+        owner = g // P
         if sq < 0:
+            pools[owner if sq == RESERVE else 2 + owner] += 1
             continue
-        q = flip - sq if flip else sq
-        own = g // P == seat
-        out[0 if own else 1, q] += inv
-        base = 2 if own else 10
-        bits = SET_BITS[st.prongs[g]]
-        for d in bits:
-            out[base + (d ^ E), q] += inv
-        if own:
-            k = POD_PLANES + 9 * (g - seat * P)
-            out[k, q] = 1.0
-            for d in bits:
-                out[k + 1 + (d ^ E), q] = 1.0
+        c, o = _pod_entries(size, seat, g - seat * P if owner == seat else -1,
+                            flip - sq if flip else sq, prongs[g])
+        counts += c
+        if o:
+            ones += o
+    return pools
 
 
-def _turn_planes(st: State, seat: int, out: np.ndarray, flip: int, E: int, inv: float) -> None:
-    ph = st.phase
-    if ph == OVER:
-        return
-    out[27 + ph] = 1.0
-    if st.origin < 0:
-        return
+def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size: int,
+                 consts: list[tuple[int, float]]) -> None:
+    flip = size - 1 if seat else 0
+    E = 4 * seat
 
     def at(sq: int) -> int:
         return flip - sq if flip else sq
 
     s, P = st.to_move, st.P
-    out[20, at(st.origin)] = 1.0
+    ones.append(20 * size + at(st.origin))
     focus = _focus(st)
     if focus >= 0:
         fq = at(st.pos[focus])
-        out[21, fq] = 1.0
-        for d in SET_BITS[st.prongs[focus]]:
-            out[FOCUS_PRONGS + (d ^ E), fq] = 1.0
+        ones.append(21 * size + fq)
+        ones += [(FOCUS_PRONGS + (d ^ E)) * size + fq for d in SET_BITS[st.prongs[focus]]]
         if focus // P == seat:
-            out[38] = 1.0
-    if st.active >= 0:
-        jm = st.jumped[st.active]
-        for sq in st.jorder:
-            if jm >> sq & 1:
-                out[22, at(sq)] = 1.0
+            consts.append((38, 1.0))
+    jm = st.jumped[st.active] if st.active >= 0 else 0
     for sq in st.jorder:
-        out[23, at(sq)] = 1.0
-    for p in st.movers:
-        out[24, at(st.pos[s * P + p])] += inv
-    for p in st.finished:
-        out[25, at(st.pos[s * P + p])] += inv
-    for g in st.cmarks:
-        out[26, at(st.pos[g])] += inv
+        ones.append(23 * size + at(sq))
+        if jm >> sq & 1:
+            ones.append(22 * size + at(sq))
+    extra = [24 * size + at(st.pos[s * P + p]) for p in st.movers]
+    extra += [25 * size + at(st.pos[s * P + p]) for p in st.finished]
+    extra += [26 * size + at(st.pos[g]) for g in st.cmarks]
+    counts += extra
