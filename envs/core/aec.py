@@ -51,7 +51,11 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs_box, "action_mask": mask_box}) for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
+        }
+        # games that add no infos skip the per-step call
+        self._has_infos = type(self.game).infos is not Game.infos
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._state: GameState | None = None
         self._np_random_seed: int | None = None
@@ -89,7 +93,10 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self._np_random_seed = seed
         rng = np.random.default_rng(seed)
-        self._state = self.game.new_initial_state(rng, options)
+        if options is not None and "options" in options:
+            # PettingZoo's api_test probes reset(seed=0, options={"options": 1}); the key is reserved
+            options = {k: v for k, v in options.items() if k != "options"}
+        self._state = self.game.new_initial_state(rng, options or None)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -106,17 +113,20 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             seat = self._seat_of[a]
             self.rewards[a] = float(new_returns[seat] - self._returns[seat])
         self._returns = np.array(new_returns, dtype=np.float64)
-        if state.is_terminal():
-            flag = self.truncations if state.is_truncated() else self.terminations
-            for a in self.agents:
-                flag[a] = True
-        else:
-            out = state.eliminated()
+        # seats knocked out are terminated, even in the step that ends the game by truncation
+        out = state.eliminated()
+        if out:
             for a in self.agents:
                 if self._seat_of[a] in out:
                     self.terminations[a] = True
-        for a in self.agents:
-            self.infos[a] = self.game.infos(state, self._seat_of[a])
+        if state.is_terminal():
+            flag = self.truncations if state.is_truncated() else self.terminations
+            for a in self.agents:
+                if not self.terminations[a]:
+                    flag[a] = True
+        if self._has_infos:
+            for a in self.agents:
+                self.infos[a] = self.game.infos(state, self._seat_of[a])
         self._accumulate_rewards()
         player = state.current_player()
         if player >= 0:
@@ -171,16 +181,91 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo classic's three wrappers in one layer, with their exact behaviour.
+
+    * ``TerminateIllegalWrapper(illegal_reward=-1)``: an action whose mask entry is 0 ends
+      the game: the mover gets -1, every other agent 0, all agents are terminated and
+      truncated (then dead-stepped);
+    * ``AssertOutOfBoundsWrapper``: an action outside the action space fails an assert;
+    * ``OrderEnforcingWrapper`` (the base class): calls before ``reset`` raise.
+
+    One layer instead of three saves most of the wrappers' per-step cost (each attribute
+    read otherwise walks three ``__getattr__`` levels); the hot attributes are forwarded
+    by properties.
+    """
+
+    illegal_reward = -1.0
+
+    def __init__(self, env: EightfoldAECEnv) -> None:
+        super().__init__(env)
+        self._illegal_ended = False
+
+    # hot attributes, forwarded without __getattr__ (order checks kept)
+    def _raw(self, name: str) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    agent_selection = property(lambda self: self._raw("agent_selection"))
+    agents = property(lambda self: self._raw("agents"))
+    rewards = property(lambda self: self._raw("rewards"))
+    terminations = property(lambda self: self._raw("terminations"))
+    truncations = property(lambda self: self._raw("truncations"))
+    infos = property(lambda self: self._raw("infos"))
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._illegal_ended = False
+        super().reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> None:
+        raw = self.env
+        if not self._has_reset or not raw.agents:
+            super().step(action)  # the order-enforcing error / warning
+            return
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        assert (action is None and dead) or raw.action_spaces[agent].contains(action), (
+            "action is not in action space"
+        )
+        self._has_updated = True
+        if dead:
+            raw.step(action)
+        elif not raw.state.legal_mask()[action]:
+            self._end_by_illegal_action(agent)
+        else:
+            raw.step(action)
+
+    def _end_by_illegal_action(self, agent: str) -> None:
+        from pettingzoo.utils.env_logger import EnvLogger
+
+        raw = self.env
+        EnvLogger.warn_on_illegal_move()
+        raw._cumulative_rewards[agent] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.agents, 0)
+        raw.rewards[agent] = float(self.illegal_reward)
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+        self._illegal_ended = True
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def make_env_factory(raw_env_cls: type[EightfoldAECEnv]) -> Callable[..., AECEnv]:
     """The PettingZoo-classic ``env()`` factory: illegal action ends the game (-1 to the
-    mover), out-of-bounds actions assert, and calls must follow the AEC order."""
+    mover), out-of-bounds actions assert, and calls must follow the AEC order
+    (:class:`StandardWrapper`, equivalent to PettingZoo's three wrappers)."""
 
     def env(**kwargs: Any) -> AECEnv:
-        e: AECEnv = raw_env_cls(**kwargs)
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-        e = wrappers.AssertOutOfBoundsWrapper(e)
-        e = wrappers.OrderEnforcingWrapper(e)
-        return e
+        return StandardWrapper(raw_env_cls(**kwargs))
 
     env.__doc__ = f"The wrapped ``{raw_env_cls.__name__}`` (see the module docstring)."
     return env

@@ -34,6 +34,16 @@ TERMINAL = -1
 """``current_player()`` of a finished game."""
 
 
+BIT_GENERATORS: dict[str, Any] = {
+    "PCG64": np.random.PCG64,
+    "PCG64DXSM": np.random.PCG64DXSM,
+    "Philox": np.random.Philox,
+    "SFC64": np.random.SFC64,
+    "MT19937": np.random.MT19937,
+}
+"""Bit generators a serialised state may name (nothing else of ``np.random`` is reachable)."""
+
+
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     """The generator's full state as a JSON-serialisable dict."""
     return dict(rng.bit_generator.state)
@@ -41,13 +51,16 @@ def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
 
 def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
     """Inverse of :func:`rng_to_dict` (``ValueError`` on a malformed dict)."""
+    if not isinstance(d, Mapping):
+        raise ValueError(f"rng state must be a dict, got {type(d).__name__}")
+    name = d.get("bit_generator")
+    if name not in BIT_GENERATORS:
+        raise ValueError(f"rng bit_generator must be one of {sorted(BIT_GENERATORS)}, got {name!r}")
     try:
-        name = d["bit_generator"]
-        bit_gen_cls = getattr(np.random, name)
-        bit_gen = bit_gen_cls()
+        bit_gen = BIT_GENERATORS[name]()
         bit_gen.state = dict(d)
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise ValueError(f"malformed rng state: {exc}") from exc
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"malformed rng state: {exc!r}") from exc
     return np.random.Generator(bit_gen)
 
 
