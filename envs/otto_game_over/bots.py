@@ -13,6 +13,7 @@ import numpy as np
 from envs.core.bots import Bot, BotFactory, RandomBot
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
+from envs.otto_game_over.geometry import FAR as FAR_OF
 from envs.otto_game_over.geometry import (
     NEAR,
     NEIGHBOUR_BITS,
@@ -20,7 +21,6 @@ from envs.otto_game_over.geometry import (
     VERTEX_OF,
     closed_shapes,
 )
-from envs.otto_game_over.geometry import FAR as FAR_OF
 from envs.otto_game_over.rules import CARD, INFINITY, KIDNAP, PLACE, State
 from envs.otto_game_over.scoring import eight_bits_from_x, outcome, signature, x_needs
 

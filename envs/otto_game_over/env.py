@@ -1,4 +1,135 @@
-"""OTTO Game Over (placeholder doc page, completed below)."""
+"""OTTO Game Over — ``eightfold/otto_game_over-v0`` (module ``envs.otto_game_over_v0``).
+
+Tile laying for 1-4 players or 2v2 teams: place path tiles on a 5x5 board around a fixed
+centre, close small circles (1), big circles (2) and squares (4) and claim them with point
+markers; closing an 8 ends the match 8-nil. Secret cards bend the rules. Matches are
+played until a team reaches ``target_score`` (24). Binding rules: ``rules/otto_game_over.md``
+in the shared folder (rule IDs OGO-01..64 are cited by ``tests/otto_game_over``).
+
+Agents and turns
+----------------
+``player_0 .. player_{n-1}`` clockwise; in 2v2 team A = seats 0 and 2, team B = 1 and 3.
+One agent acts at a time (AEC). Decision phases: CARD (start of an own turn while holding a
+card: ``no card`` or one card), KIDNAP (play the kidnapped card), PLACE (place the drawn or
+the table tile), INFINITY (after an 8: each eligible seat, creator first, answers; this makes
+that agent the selected one, out of turn). Draws, claims, skips and scoring are automatic.
+
+Action space: ``Discrete(5228)`` in every configuration
+--------------------------------------------------------
+S(square) = (rank-1)*5 + file (a=0): a1=0, c3=12, e5=24.
+
+=========  ===============================================  =========================
+index      meaning                                          notation
+=========  ===============================================  =========================
+0-199      100*t + 4*S + k, t = 0 drawn / 1 table tile       ``drawn b3 r1``
+200        no card                                           ``no card``
+201 + E    play a card with effect E                         ``card <effect>``
+2713 + E   play the joker as effect E                        ``card joker as <effect>``
+5225-5227  card infinity / joker as infinity / keep          ``keep infinity`` ...
+=========  ===============================================  =========================
+
+Effect E: 0 ``time-travel``; 1+j ``magnetic-inversion player_j``; 5 ``revolution-cw``;
+6 ``revolution-acw``; 7 ``meteorite``; 8 + 100*S(from) + 4*S(to) + k
+``quantum-leap <from> <to> r<k>``; 2508+j ``alien-kidnapping player_j``. Orientation ``r<k>``
+= k quarter turns clockwise. ``action_to_string`` gives one canonical string per index in any
+state (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
+whitespace collapsed and returns the index of any well-formed string, legal or not (the mask
+says which are legal); malformed text raises ``ValueError``.
+
+Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
+-------------------------------------------------------------------------
+Egocentric: seats relative to the observer (0 = me, then clockwise), teams relative to my
+team. All values in [0, 1]. Blocks in order (offset = sum of the sizes before):
+
+=============  ======  ==================================================================
+block          size    content
+=============  ======  ==================================================================
+board          13x25   plane*25 + S: plane 0 empty; 1-8 design Z0,A4,B7,C8,D10,E12,F12,G16;
+                       9-12 orientation r0..r3
+vertices       15x36   plane*36 + V (V = (y-1)*6 + x, va1=0 .. vf6=35): plane kind*4 + team
+                       = a marker of kind small/big/square of relative team; 12-14 unclaimed
+                       shape of that kind
+drawn          10      the tile drawn this turn (public): none, dark, Z0..G16
+tables         4x10    each relative seat's table tile, same one-hot
+tower          9       tiles left in the tower per kind Z0..G16, dark, / 4 (public: all
+                       drawn tiles are shown; the order stays hidden)
+markers        4x3     markers left per relative team: small/4, big/4, square/3
+totals         4       game totals per relative team / target_score (clipped at 1)
+my_cards       9       my cards by kind (9 kinds, joker last) / 4
+partner_cards  9       the 2v2 partner's cards by kind / 4 (OGO-27), zero otherwise
+cards_held     4       number of cards of each relative seat / 8 (clipped)
+deck           1       cards left in the deck / 33
+removed        9       cards shown and out of the game, by kind / 4
+phase          4       card, kidnap, place, infinity (all zero when over)
+kidnapped      9       the kidnapped card to be played (KIDNAP)
+flags          4       Time-Travel extra turn, blind match, tie-break match, solo
+to_move        4       seat whose turn it is (relative)
+actor          4       seat deciding now (relative; differs in INFINITY)
+creator        4       creator of the 8 (INFINITY phase)
+saved          4       teams already saved by an Infinity (relative, INFINITY phase)
+misc           4       Time Travel pending, matches / max_matches, an 8 closed (solo),
+                       unclaimed shapes / 8
+match_scores   4       last finished match's score per relative team / 32
+=============  ======  ==================================================================
+
+Hidden and never observed: the tower order, the deck order, other players' cards (except the
+2v2 partner's). ``Game.resample_hidden`` reshuffles the tower and re-deals the deck and the
+hidden hands (sizes kept) and draws a fresh RNG.
+
+Parameters (spec §6)
+--------------------
+``num_players`` 1-4 (1 = solo) [2]; ``teams`` 2v2, needs 4 players [False]; ``secret_cards``
+[True] (False = trial run); ``blind`` every match blind [False]; ``head_in_the_clouds`` masks
+do not force scoring [False]; ``episode`` "game" | "match" ["game"]; ``target_score`` [24];
+``max_matches`` truncation [30]; ``eight_lobes`` "round" | "round_or_square" ["round"].
+Bad values raise ``ValueError`` naming the parameter.
+
+Rewards (spec §5): only at the end. "game": winners (T-k)/(k(T-1)), losers -1/(T-1) (two
+sides: +1/-1, draw 0); truncation after ``max_matches`` regular matches pays 0. "match":
+(own match score - mean of the others) / 32. Solo: victory max(score, 0)/32, defeat -1.
+Illegal action through ``env()``: -1 to the mover, game over (OGO-63). ``infos``:
+``match_scores``, ``totals``, ``winners`` (+ ``solo_score``).
+
+Reset options and the position schema
+-------------------------------------
+``reset(seed, options={"position": {...}})`` sets up any position; the schema (every key
+optional: board, tables, drawn, tower top-first, tower_rest, discarded, hands, deck,
+removed_cards, voided_cards, markers, shapes, totals, match_scores, matches, tiebreak,
+to_move, phase, actor, time_travel, extra_turn, kidnapped, infinity, solo_eights) is
+documented in :mod:`envs.otto_game_over.position`. Example (spec §9 S3)::
+
+    {"board": {"d3": "E12/0", "d4": "E12/1", "e3": "E12/1"}, "tables": ["B7", "A4"],
+     "tower": ["E12", "G16"], "shapes": {"small@vf1": 0}}
+
+``env.unwrapped.snapshot()`` returns the full position in the same schema; fed back it
+reproduces the position. Any other option key raises ``ValueError`` (PettingZoo's
+``api_test`` probe key ``"options"`` is ignored).
+
+Decisions where the spec was open
+---------------------------------
+* Position set-up does not enforce copy counts (spec §9 S5 has five Z0 tiles); the unlisted
+  rest of the tower is the set minus every listed tile, floored at 0.
+* At the start of a turn the tile-exhaustion end (OGO-49) is checked before the claims.
+* ``teams=True`` with ``num_players=1`` is accepted and ignored (solo ignores ``teams``);
+  with 2 or 3 players it is a ``ValueError``.
+* A kidnapped card counts as removed (shown) at once, whether it is then played or fails.
+* Cards voided when a tie-break match starts are never shown: they only add to a count.
+* Tiles drawn in the tie-break rounds (OGO-56) go to the discard pile of the match.
+* After an 8 in the tie-break match the match scores read 8-0 and the totals are unchanged.
+
+Bots (``envs.otto_game_over.bots``)
+-----------------------------------
+``random``; ``greedy`` (most points now, always saves with Infinity, keeps its cards);
+``heuristic`` (scores, but subtracts what the next opponent could close next turn with its
+public table tile or an average draw — above all an 8 — plays Infinity, simulates the
+start-of-turn cards on a re-dealt state). Measured with ``envs.core.arena.play_match``
+(seats swapped, 2 players, ``episode="match"``, 500 games): heuristic vs random 353 W /
+48 D / 99 L (win rate 0.706, mean return +0.084); see the project report for the rest.
+
+Version history
+---------------
+* v0: first release.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +140,8 @@ from envs.otto_game_over.game import OttoGameOverGame
 
 
 class raw_env(EightfoldAECEnv):  # noqa: N801  (PettingZoo naming)
+    """The OTTO Game Over AEC environment (see the module docstring)."""
+
     game_class = OttoGameOverGame
     metadata: ClassVar[dict[str, Any]] = {
         "name": "otto_game_over_v0",

@@ -70,9 +70,7 @@ if TYPE_CHECKING:
 
 PHASES = ("card", "kidnap", "place", "infinity", "over")
 KEYS = frozenset(
-    "board tables drawn tower tower_rest discarded hands deck removed_cards voided_cards markers "
-    "shapes totals match_scores matches tiebreak to_move phase actor time_travel extra_turn "
-    "kidnapped infinity solo_eights result".split()
+    ["board", "tables", "drawn", "tower", "tower_rest", "discarded", "hands", "deck", "removed_cards", "voided_cards", "markers", "shapes", "totals", "match_scores", "matches", "tiebreak", "to_move", "phase", "actor", "time_travel", "extra_turn", "kidnapped", "infinity", "solo_eights", "result"]
 )
 
 
@@ -227,9 +225,9 @@ def _load_markers(st: State, markers: Any) -> None:
 def _check_variant(st: State) -> None:
     if st.blind_match and any(x != NO_TILE for x in st.tables):
         raise ValueError("position['tables'] must be all null in a blind or solo match")
-    if not st.config.secret_cards or st.config.blind or st.config.solo:
-        if any(st.hands) or st.deck:
-            raise ValueError("position['hands'] and ['deck'] must be empty when no cards are in play")
+    no_cards = not st.config.secret_cards or st.config.blind or st.config.solo
+    if no_cards and (any(st.hands) or st.deck):
+        raise ValueError("position['hands'] and ['deck'] must be empty when no cards are in play")
 
 
 def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:

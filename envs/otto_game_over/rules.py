@@ -18,7 +18,7 @@ from envs.core.config import check_bool, check_choice, check_int
 from envs.core.game import TERMINAL, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import cards, flow, notation, position
-from envs.otto_game_over.geometry import D10, DARK, F12, NO_TILE, Z0
+from envs.otto_game_over.geometry import D10, DARK, F12, Z0
 from envs.otto_game_over.scoring import ROT_LIST, eight_bits_from_x, outcome, signature, x_needs
 
 CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
@@ -68,7 +68,48 @@ class Config:
 
 
 class State(GameState):
-    """A position of OTTO Game Over: board, tiles, cards, markers, totals and the RNG."""
+    """A position of OTTO Game Over: board, tiles, cards, markers, totals and the RNG.
+
+    Tile codes: 0..7 = Z0..G16, 8 = DARK, -1 = none. Piles are lists with the top at the end.
+    """
+
+    # board (flow.set_tile keeps design/rot/occ/frontier/board_planes/near/far in step)
+    design: list[int]  # per square, -1 = empty
+    rot: list[int]
+    occ: int  # bit s = square s holds a tile
+    frontier: int  # bit s = square s is empty and next to a tile (OGO-01)
+    board_planes: np.ndarray  # the board block of the observation
+    near: list[int]  # slot kinds (geometry module docstring)
+    far: list[int]
+    shapes: dict[tuple[int, int], int]  # (shape, vertex) -> team, -1 = unclaimed; in closing order
+    supply: list[list[int]]  # per team: small, big, square markers left
+    # tiles and cards
+    tower: list[int]
+    discarded: list[int]
+    tables: list[int]
+    drawn: int
+    hands: list[list[int]]
+    deck: list[int]
+    removed: list[int]  # per card kind: shown and out of the game
+    voided: int  # voided unseen at a tie-break
+    # scores and flow
+    totals: list[int]
+    match_scores: list[int]
+    matches: int
+    tiebreak: bool
+    to_move: int
+    actor: int
+    phase: int
+    tt_pending: bool
+    extra_turn: bool
+    kidnapped: int
+    inf_creator: int
+    inf_pos: int
+    saved: list[bool]
+    solo_eights: int
+    winners: list[int]
+    truncated: bool
+    final: list[float]
 
     def __init__(self, config: Config, rng: np.random.Generator) -> None:
         self.config = config

@@ -12,7 +12,7 @@ checks all of this against :func:`geometry.closed_shapes` on random boards.
 
 from __future__ import annotations
 
-from envs.otto_game_over.geometry import EMPTY, LOBES, NEAR, OTHERS, SLOT_SQUARE, B, Q, S, X_DESIGNS
+from envs.otto_game_over.geometry import EMPTY, LOBES, NEAR, OTHERS, SLOT_SQUARE, X_DESIGNS, B, Q, S
 
 OTHERS_T: tuple[tuple[int, int, int], ...] = tuple(
     (int(a), int(b), int(c)) for a, b, c in OTHERS.tolist()
