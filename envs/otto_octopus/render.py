@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from envs.core import draw
@@ -79,17 +81,17 @@ def _origin(sq: int) -> tuple[int, int]:
     return MARGIN + (sq % 8) * CELL, MARGIN + (7 - sq // 8) * CELL
 
 
-def _segment(d: object, a: tuple[float, float], b: tuple[float, float], heading: int) -> None:
+def _segment(d: Any, a: tuple[float, float], b: tuple[float, float], heading: int) -> None:
     """An arm segment from a to b with suckers on its right-hand side."""
-    d.line([a, b], fill=OTTO_C, width=22)  # type: ignore[attr-defined]
+    d.line([a, b], fill=OTTO_C, width=22)
     rx, ry = VEC[(heading + 1) % 4]
     for t in (0.25, 0.75):
         x = a[0] + (b[0] - a[0]) * t + rx * 7
         y = a[1] + (b[1] - a[1]) * t + ry * 7
-        d.ellipse([x - 3, y - 3, x + 3, y + 3], fill=SUCKER_C)  # type: ignore[attr-defined]
+        d.ellipse([x - 3, y - 3, x + 3, y + 3], fill=SUCKER_C)
 
 
-def _arm_tile(d: object, st: State, sq: int, kind: int) -> None:
+def _arm_tile(d: Any, st: State, sq: int, kind: int) -> None:
     x0, y0 = _origin(sq)
     c = (x0 + CELL / 2, y0 + CELL / 2)
     arm = st.ocean.arm_of[sq]
@@ -102,13 +104,13 @@ def _arm_tile(d: object, st: State, sq: int, kind: int) -> None:
         ox, oy = VEC[h_out]
         _segment(d, c, (c[0] + ox * CELL / 2, c[1] + oy * CELL / 2), h_out)
     else:
-        d.ellipse([c[0] - 12, c[1] - 12, c[0] + 12, c[1] + 12], fill=OTTO_C)  # type: ignore[attr-defined]
+        d.ellipse([c[0] - 12, c[1] - 12, c[0] + 12, c[1] + 12], fill=OTTO_C)
         if kind == B.END_SHELL:
             d.pieslice(
                 [c[0] - 14, c[1] - 14, c[0] + 14, c[1] + 14],
                 180,
                 360,
-                fill=SHELL_C,  # type: ignore[attr-defined]
+                fill=SHELL_C,
                 outline=draw.INK,
             )
 
@@ -122,44 +124,44 @@ def _end_heading(st: State, sq: int, arm: int) -> int:
     return 0
 
 
-def _fish(d: object, sq: int, kind: int) -> None:
+def _fish(d: Any, sq: int, kind: int) -> None:
     x0, y0 = _origin(sq)
     cx, cy = x0 + CELL / 2, y0 + CELL / 2
     if kind == B.BUBBLES:
         for dx, dy, r in ((-10, 8, 7), (8, -2, 9), (-4, -14, 5)):
-            d.ellipse([cx + dx - r, cy + dy - r, cx + dx + r, cy + dy + r], outline=(255, 255, 255), width=2)  # type: ignore[attr-defined]
+            d.ellipse([cx + dx - r, cy + dy - r, cx + dx + r, cy + dy + r], outline=(255, 255, 255), width=2)
         return
     col = FISH_C[kind]
-    d.ellipse([cx - 20, cy - 13, cx + 14, cy + 13], fill=col, outline=draw.INK)  # type: ignore[attr-defined]
-    d.polygon([(cx + 12, cy), (cx + 24, cy - 10), (cx + 24, cy + 10)], fill=col, outline=draw.INK)  # type: ignore[attr-defined]
-    d.text((cx - 3, cy), ABBREV[kind], fill=draw.INK, font=draw.font(13), anchor="mm")  # type: ignore[attr-defined]
+    d.ellipse([cx - 20, cy - 13, cx + 14, cy + 13], fill=col, outline=draw.INK)
+    d.polygon([(cx + 12, cy), (cx + 24, cy - 10), (cx + 24, cy + 10)], fill=col, outline=draw.INK)
+    d.text((cx - 3, cy), ABBREV[kind], fill=draw.INK, font=draw.font(13), anchor="mm")
 
 
-def _squares(d: object, st: State) -> None:
+def _squares(d: Any, st: State) -> None:
     for sq in range(64):
         x0, y0 = _origin(sq)
         col = CORAL_C if sq in B.CORAL else ALGAE_C if sq in B.ALGAE else DEEP if sq in B.PERIMETER else WATER
-        d.rectangle([x0, y0, x0 + CELL, y0 + CELL], fill=col, outline=(90, 150, 190))  # type: ignore[attr-defined]
+        d.rectangle([x0, y0, x0 + CELL, y0 + CELL], fill=col, outline=(90, 150, 190))
         if st.ocean.tip_arm[sq] >= 0:
-            d.ellipse([x0 + 22, y0 + 22, x0 + 42, y0 + 42], outline=(255, 240, 0), width=3)  # type: ignore[attr-defined]
+            d.ellipse([x0 + 22, y0 + 22, x0 + 42, y0 + 42], outline=(255, 240, 0), width=3)
     for i, f in enumerate(B.FILES):
-        d.text((MARGIN + i * CELL + CELL / 2, MARGIN / 2), f, fill=draw.INK, font=draw.font(14), anchor="mm")  # type: ignore[attr-defined]
+        d.text((MARGIN + i * CELL + CELL / 2, MARGIN / 2), f, fill=draw.INK, font=draw.font(14), anchor="mm")
         d.text(
             (MARGIN / 2, MARGIN + (7 - i) * CELL + CELL / 2),
             str(i + 1),
             fill=draw.INK,
-            font=draw.font(14),  # type: ignore[attr-defined]
+            font=draw.font(14),
             anchor="mm",
         )
 
 
-def _otto(d: object) -> None:
+def _otto(d: Any) -> None:
     x0, y0 = _origin(B.SQUARE_INDEX["d5"])
-    d.ellipse([x0 + 1, y0 + 1, x0 + 2 * CELL - 1, y0 + 2 * CELL - 1], fill=OTTO_C, outline=draw.INK, width=2)  # type: ignore[attr-defined]
+    d.ellipse([x0 + 1, y0 + 1, x0 + 2 * CELL - 1, y0 + 2 * CELL - 1], fill=OTTO_C, outline=draw.INK, width=2)
     for ex in (x0 + CELL - 20, x0 + CELL + 20):
-        d.ellipse([ex - 10, y0 + 40, ex + 10, y0 + 60], fill=(255, 255, 255))  # type: ignore[attr-defined]
-        d.ellipse([ex - 4, y0 + 46, ex + 4, y0 + 54], fill=draw.INK)  # type: ignore[attr-defined]
-    d.text((x0 + CELL, y0 + CELL + 30), "Otto", fill=(255, 255, 255), font=draw.font(16), anchor="mm")  # type: ignore[attr-defined]
+        d.ellipse([ex - 10, y0 + 40, ex + 10, y0 + 60], fill=(255, 255, 255))
+        d.ellipse([ex - 4, y0 + 46, ex + 4, y0 + 54], fill=draw.INK)
+    d.text((x0 + CELL, y0 + CELL + 30), "Otto", fill=(255, 255, 255), font=draw.font(16), anchor="mm")
 
 
 def render_rgb(st: State) -> np.ndarray:
