@@ -72,8 +72,37 @@ class Config:
         return 25 if self.is_x else 12
 
 
+class _RngCell:
+    """A generator that clones share until one of them touches it (copy on access).
+
+    Octi draws no chance, yet every state carries a generator and ``clone`` must give
+    an independent one; copying a numpy generator costs far more than the rest of a
+    clone, so the copy is made only when a state actually reads its ``rng``."""
+
+    __slots__ = ("gen", "shared")
+
+    def __init__(self, gen: np.random.Generator) -> None:
+        self.gen = gen
+        self.shared = False
+
+
 class State(GameState):
     """A position of Octi, mid-turn phases included (see module docstring)."""
+
+    @property  # type: ignore[override]
+    def rng(self) -> np.random.Generator:
+        cell = self._rng_cell
+        if cell.shared:
+            cell = self._rng_cell = _RngCell(clone_rng(cell.gen))
+        return cell.gen
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng_cell = _RngCell(value)
+
+    def peek_rng(self) -> np.random.Generator:
+        """The generator without un-sharing it (read its state only, never draw from it)."""
+        return self._rng_cell.gen
 
     def __init__(self, config: Config, rng: np.random.Generator) -> None:
         self._setup_static(config)
@@ -203,7 +232,7 @@ class State(GameState):
                      "jumped", "jorder", "cqueue", "cmarks", "cnt", "col"):
             d[name] = list(d[name])
         d["history"] = dict(self.history)
-        d["rng"] = clone_rng(self.rng)
+        self._rng_cell.shared = True
         if self._legal is not None:
             d["_legal"] = list(self._legal)
         d["_ba"] = None

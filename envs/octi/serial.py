@@ -55,7 +55,7 @@ def state_to_dict(st: State) -> dict[str, Any]:
         "jumped_order": list(st.jorder),
         "capture_queue": list(st.cqueue),
         "capture_marks": list(st.cmarks),
-        "rng": rng_to_dict(st.rng),
+        "rng": rng_to_dict(st.peek_rng()),
     }
 
 
