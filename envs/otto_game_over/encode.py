@@ -156,11 +156,11 @@ def _state_blocks(obs: np.ndarray, st: State, seat: int, unclaimed: int) -> None
 def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> State:
     """Re-deal what ``seat`` cannot see: tower order, deck order, other players' cards."""
     new = st.clone()
-    new.tower = [int(x) for x in rng.permutation(new.tower)]
+    new.tower = [int(x) for x in rng.permutation(sorted(new.tower))]  # sorted: no trace of the old order
     partner = (seat + 2) % 4 if st.config.team_play else seat
     hidden = [s for s in range(st.n) if s not in (seat, partner)]
     pool = list(new.deck) + [c for s in hidden for c in new.hands[s]]
-    pool = [int(x) for x in rng.permutation(np.array(pool, dtype=np.int64))]
+    pool = [int(x) for x in rng.permutation(np.array(sorted(pool), dtype=np.int64))]
     for s in hidden:
         k = len(new.hands[s])
         new.hands[s] = sorted(pool[:k])
