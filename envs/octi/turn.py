@@ -292,7 +292,8 @@ def end_turn(st: State) -> None:
         st.prongs[g] = 0
         own = g // P == s
         pos[g] = RESERVE if (own and st.x and st.config.capture_to_reserve) else CAPTURED
-    st._clear_turn()
+    if st.movers:  # prong / enter / liberate / reposition leave no turn state behind
+        st._clear_turn()
     st.phase = MAIN
     st.turn += 1
     if st.classic and all(cnt[b] > 0 and st.col[b] == s for b in st.geo.bases[1 - s]):
