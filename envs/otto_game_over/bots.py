@@ -13,14 +13,15 @@ import numpy as np
 from envs.core.bots import Bot, BotFactory, RandomBot
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
-from envs.otto_game_over.geometry import FAR as FAR_OF
 from envs.otto_game_over.geometry import (
+    AROUND,
     NEAR,
     NEIGHBOUR_BITS,
     SHAPE_POINTS,
     VERTEX_OF,
     closed_shapes,
 )
+from envs.otto_game_over.geometry import FAR as FAR_OF
 from envs.otto_game_over.rules import CARD, INFINITY, KIDNAP, PLACE, State
 from envs.otto_game_over.scoring import eight_bits_from_x, outcome, signature, x_needs
 
@@ -81,12 +82,6 @@ class _Board:
                 per = self.square_best(s, designs, xn)
             out = [(max(p, q), e or g) for (p, e), (q, g) in zip(out, per, strict=True)]
         return out
-
-
-#: squares sharing a vertex with each square (their slots change when it is filled)
-AROUND: tuple[frozenset[int], ...] = tuple(
-    frozenset(t for t in range(25) if set(VERTEX_OF[t]) & set(VERTEX_OF[s])) for s in range(25)
-)
 
 
 def placement_gain(st: State, action: int) -> tuple[float, _Board]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import (
+    AROUND,
     C8,
     CENTRE,
     DARK,
@@ -41,6 +42,8 @@ def set_tile(st: State, sq: int, design: int, k: int) -> None:
     st.rot[sq] = k
     st.occ |= 1 << sq
     st.frontier = (st.frontier | NEIGHBOUR_BITS[sq]) & ~st.occ
+    for s in AROUND[sq]:
+        st.sigs[s] = -1
     planes = st.board_planes  # observation planes kept up to date here (encode.observe)
     planes[sq] = 0.0
     planes[(1 + design) * 25 + sq] = 1.0
@@ -61,6 +64,8 @@ def clear_tile(st: State, sq: int) -> None:
         if st.occ >> s & 1:
             st.frontier |= NEIGHBOUR_BITS[s]
     st.frontier &= ~st.occ
+    for s in AROUND[sq]:
+        st.sigs[s] = -1
     planes = st.board_planes
     planes[sq::25] = 0.0
     planes[sq] = 1.0
@@ -75,6 +80,7 @@ def clear_board(st: State) -> None:
     st.rot = [0] * 25
     st.occ = 0  # bit s set = square s holds a tile
     st.frontier = 0  # bit s set = square s is empty and next to a tile (OGO-01)
+    st.sigs = [-1] * 25
     st.board_planes = np.zeros(13 * 25, dtype=np.float32)
     st.board_planes[:25] = 1.0
     st.near = list(NEAR0)

@@ -156,6 +156,10 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     for s in range(N_SQ)
 )
 NEIGHBOUR_BITS: tuple[int, ...] = tuple(sum(1 << t for t in NEIGHBOURS[s]) for s in range(N_SQ))
+#: squares sharing a vertex with each square (their slot signatures change when it changes)
+AROUND: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in range(N_SQ) if set(VERTEX_OF[t]) & set(VERTEX_OF[s])) for s in range(N_SQ)
+)
 ADJ = np.zeros((N_SQ, N_SQ), dtype=np.int8)
 for _s in range(N_SQ):
     for _t in NEIGHBOURS[_s]:

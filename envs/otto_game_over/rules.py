@@ -21,6 +21,11 @@ from envs.otto_game_over import cards, flow, notation, position
 from envs.otto_game_over.geometry import D10, DARK, F12, Z0
 from envs.otto_game_over.scoring import ROT_LIST, eight_bits_from_x, outcome, signature, x_needs
 
+#: PLACE_INDEX[25*t + square][rotation bits]: the placement indices of those orientations
+PLACE_INDEX: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(100 * (i // 25) + 4 * (i % 25) + k for k in ROT_LIST[bits]) for bits in range(16)) for i in range(50)
+)
+
 CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
 #: squares of each 9-bit chunk of a bitmask
 BIT_SQUARES: tuple[list[int], ...] = tuple([s for s in range(9) if b >> s & 1] for b in range(512))
@@ -80,6 +85,7 @@ class State(GameState):
     frontier: int  # bit s = square s is empty and next to a tile (OGO-01)
     board_planes: np.ndarray  # the board block of the observation
     near: list[int]  # slot kinds (geometry module docstring)
+    sigs: list[int]  # cached need signature per square (scoring module), -1 = stale
     far: list[int]
     shapes: dict[tuple[int, int], int]  # (shape, vertex) -> team, -1 = unclaimed; in closing order
     supply: list[list[int]]  # per team: small, big, square markers left
@@ -192,8 +198,11 @@ class State(GameState):
         ok_d, ok_t = self.placeable()
         tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (1, self.tables[self.to_move], ok_t)) if ok]
         out = []
+        sigs = self.sigs
         for s in cands:
-            sig = signature(near, far, s)
+            sig = sigs[s]
+            if sig < 0:
+                sig = sigs[s] = signature(near, far, s)
             for t, d in tiles:
                 score, eight, pts = outcome(sig, d, square_lobes)
                 if s in xn:
@@ -215,9 +224,7 @@ class State(GameState):
         anyscore = not free and any(o[2] for o in opts)
         idx: list[int] = []
         for t, s, score, eight, _pts in opts:
-            bits = eight if any8 else (score if anyscore else 15)
-            base = 100 * t + 4 * s
-            idx.extend(base + k for k in ROT_LIST[bits])
+            idx.extend(PLACE_INDEX[25 * t + s][eight if any8 else (score if anyscore else 15)])
         return idx
 
     def apply(self, action: int) -> None:
@@ -253,6 +260,7 @@ class State(GameState):
         d["_closing"] = dict(self._closing)
         d["board_planes"] = self.board_planes.copy()
         d["near"] = list(self.near)
+        d["sigs"] = list(self.sigs)
         d["far"] = list(self.far)
         from envs.core.game import clone_rng
 
