@@ -156,9 +156,12 @@ def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
     from training.config import read_yaml
 
     for spec in players:
-        if spec.endswith(".zip") and (Path(spec).parent / "config.yaml").exists():
-            data = read_yaml(Path(spec).parent / "config.yaml")
-            return str(data["env"]), dict(data.get("params") or {})
+        if not spec.endswith(".zip"):
+            continue
+        for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
+            if (folder / "config.yaml").exists():
+                data = read_yaml(folder / "config.yaml")
+                return str(data["env"]), dict(data.get("params") or {})
     raise ValueError(
         "name the env (e.g. eightfold eval over_and_out ...) or pass a model from a run directory"
     )

@@ -110,7 +110,11 @@ def plot_tournament(res: dict[str, Any], out: Path) -> Path:
     ax1.axvline(0.5, color="grey", lw=0.8, ls="--")
     ax1.set_xlabel(f"win rate, 95% Wilson CI ({res['games_per_pairing']} games, seats rotated)")
     elo = sorted(res["elo"].items(), key=lambda kv: kv[1])
-    ax2.barh([Path(n).name for n, _ in elo], [e for _, e in elo], color="tab:orange")
+    base = min(e for _, e in elo) - 100.0  # bars from below the weakest, so differences show
+    ax2.barh([Path(n).name for n, _ in elo], [e - base for _, e in elo], left=base, color="tab:orange")
+    for i, (_, e) in enumerate(elo):
+        ax2.text(e, i, f" {e:.0f}", va="center")
+    ax2.set_xlim(base, max(e for _, e in elo) + 120.0)
     ax2.set_xlabel("Elo (Bradley-Terry)")
     fig.suptitle(f"{res['env']} {res['params'] or ''}")
     fig.tight_layout()
