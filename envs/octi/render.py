@@ -77,8 +77,8 @@ def _draw_pod(draw: Any, cx: float, cy: float, r: float, seat: int, prongs: int)
         dx, dy = DIR_DELTAS[d]
         n = math.hypot(dx, dy)
         ex, ey = cx + dx / n * r * 1.45, cy - dy / n * r * 1.45
-        draw.line([(cx, cy), (ex, ey)], fill=(230, 170, 0), width=max(2, int(r / 6)))
-        draw.ellipse([ex - r / 7, ey - r / 7, ex + r / 7, ey + r / 7], fill=(230, 170, 0))
+        draw.line([(cx, cy), (ex, ey)], fill=(230, 170, 0), width=max(3, int(r / 4)))
+        draw.ellipse([ex - r / 5, ey - r / 5, ex + r / 5, ey + r / 5], fill=(230, 170, 0))
     draw.polygon(_octagon(cx, cy, r), fill=FILL[seat], outline=(255, 255, 255))
     # the arrow always faces the opponent (OCT-05)
     tip = -1 if seat == 0 else 1
@@ -115,11 +115,13 @@ def render_rgb(st: State) -> np.ndarray:
             continue
         x0, y0 = corner(sq)
         k = math.ceil(math.sqrt(len(on)))
+        rows = math.ceil(len(on) / k)
         sub = CELL / k
+        top = y0 + (CELL - rows * sub) / 2  # centre a stack's rows in the square
         for i, g in enumerate(on):
             cx = x0 + sub * (i % k + 0.5)
-            cy = y0 + sub * (i // k + 0.5)
-            _draw_pod(draw, cx, cy, sub * 0.3, g // st.P, st.prongs[g])
+            cy = top + sub * (i // k + 0.5)
+            _draw_pod(draw, cx, cy, sub * (0.28 if k == 1 else 0.32), g // st.P, st.prongs[g])
         if len(on) > 1:
             draw.text((x0 + CELL - 16, y0 + 2), str(len(on)), fill=(20, 20, 160), font=small)
     for x in range(W):
@@ -130,16 +132,17 @@ def render_rgb(st: State) -> np.ndarray:
     for i, line in enumerate(_panel_lines(st)):
         draw.text((px, MARGIN + 20 * i), line, fill=INK, font=small)
     if st.phase != OVER:
-        _draw_pod(draw, px + 200, MARGIN + 8, 8, st.to_move, 0)
+        _draw_pod(draw, px + 120, MARGIN + 28, 8, st.to_move, 0)
     return to_array(img)
 
 
 def _panel_lines(st: State) -> list[str]:
-    status = _status(st)
-    lines = [status[0][:32], status[0][32:64], ""] if len(status[0]) > 32 else [status[0], ""]
+    if st.phase == OVER:
+        lines = ["game over", _status(st)[0].split(": ", 1)[1], f"after {st.turn} turns", ""]
+    else:
+        lines = [f"turn {st.turn + 1}", f"to act: {COLOUR_NAMES[st.to_move]}", f"phase {PHASE_NAMES[st.phase]}", ""]
     for seat in (0, 1):
         lines += [f"{COLOUR_NAMES[seat]}:", f"  supply   {st.supply[seat]}",
                   f"  reserve  {st.count(seat, RESERVE)}", f"  captured {st.count(seat, CAPTURED)}", ""]
-    if st.phase != OVER:
-        lines.append(f"to act: {COLOUR_NAMES[st.to_move]}")
+    lines += ["tinted: bases", "green: origin of the turn", "blue frame: jumped squares", "gold: prongs"]
     return lines
