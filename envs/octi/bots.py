@@ -58,9 +58,10 @@ class GreedyBot(ScoringBot):
         return outcome(nxt, player)
 
 
-def can_reach_base(st: State, seat: int) -> bool:
-    """Could ``seat`` land a pod on an enemy base in one turn (steps and jump series)?"""
-    targets = st.geo.enemy_base_set[seat]
+def can_reach_base(st: State, seat: int, targets: frozenset[int] | None = None) -> bool:
+    """Could ``seat`` land a pod on an enemy base (or on ``targets``) in one turn (steps and jump series)?"""
+    if targets is None:
+        targets = st.geo.enemy_base_set[seat]
     neigh, cnt, col = st.geo.neigh, st.cnt, st.col
     P = st.P
     for g in range(seat * P, seat * P + P):
@@ -138,7 +139,10 @@ def _reach(geo: Geometry, sq: int, mask: int, targets: tuple[int, ...]) -> int:
 def _progress(st: State, seat: int) -> float:
     """How close ``seat`` is to landing on a free enemy base, with the prongs its pods have."""
     cnt, col = st.cnt, st.col
-    targets = tuple(b for b in st.geo.bases[1 - seat] if not (cnt[b] and col[b] == 1 - seat))
+    held = sum(1 for b in st.geo.bases[1 - seat] if cnt[b] and col[b] == seat)
+    # classic needs every enemy base: aim at those not yet held
+    targets = tuple(b for b in st.geo.bases[1 - seat]
+                    if not (cnt[b] and (col[b] == 1 - seat or (st.classic and col[b] == seat))))
     if not targets:
         return 0.0
     dists = sorted(_reach(st.geo, sq, st.prongs[g], targets)
@@ -147,7 +151,17 @@ def _progress(st: State, seat: int) -> float:
         return 0.0
     # the closest pod matters most, a second attacker helps, prongs are flexibility
     prongs = sum(bin(st.prongs[g]).count("1") for g in range(seat * st.P, (seat + 1) * st.P))
-    return -2.0 * dists[0] - 0.5 * (dists[1] if len(dists) > 1 else 9) + 0.1 * min(prongs, 12)
+    bonus = 6.0 * held if st.classic else 0.0
+    return bonus - 2.0 * dists[0] - 0.5 * (dists[1] if len(dists) > 1 else 9) + 0.1 * min(prongs, 12)
+
+
+def _threat(st: State, seat: int) -> bool:
+    """Can ``seat`` win on its next turn (classic: it holds two enemy bases and reaches the third)?"""
+    if not st.classic:
+        return can_reach_base(st, seat)
+    bases = st.geo.bases[1 - seat]
+    free = frozenset(b for b in bases if not (st.cnt[b] and st.col[b] == seat))
+    return len(free) == 1 and can_reach_base(st, seat, free)
 
 
 class HeuristicBot(ScoringBot):
@@ -162,7 +176,7 @@ class HeuristicBot(ScoringBot):
         value = outcome(nxt, player)
         if nxt.phase == OVER:
             return value
-        if nxt.to_move != player and can_reach_base(nxt, 1 - player):
+        if nxt.to_move != player and _threat(nxt, 1 - player):
             value -= WIN / 2  # the opponent would win at once
         value += _progress(nxt, player) - 0.7 * _progress(nxt, 1 - player)
         return value - 4.0 * _exposed(nxt, player)
