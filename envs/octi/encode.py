@@ -37,7 +37,7 @@ C = 48 + 9P: 84 for basic (6 x 7 planes), 111 for X (9 x 9).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -111,7 +111,7 @@ def _build(st: State, seat: int) -> np.ndarray:
             _turn_planes(st, seat, counts, ones, size, consts)
     inv = 1.0 / P
     # memoryview item writes beat numpy fancy indexing for a few dozen entries
-    mv = memoryview(out)
+    mv: Any = memoryview(cast(Any, out))
     for i in counts:
         mv[i] += inv
     for i in ones:

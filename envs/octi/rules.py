@@ -89,7 +89,9 @@ class _RngCell:
 class State(GameState):
     """A position of Octi, mid-turn phases included (see module docstring)."""
 
-    @property  # type: ignore[override]
+    _rng_cell: _RngCell
+
+    @property
     def rng(self) -> np.random.Generator:
         cell = self._rng_cell
         if cell.shared:
