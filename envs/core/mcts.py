@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, make_bot
+from envs.core.bots import Bot, ScoringBot, make_bot
 from envs.core.game import Game, GameState
 
 ROLLOUTS_HELP = "'random' or the name of a bot in the game's BOTS table (e.g. 'heuristic')"
@@ -54,10 +54,11 @@ ROLLOUTS_HELP = "'random' or the name of a bot in the game's BOTS table (e.g. 'h
 class _Node:
     """An edge of the shared tree and the node it leads to."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "avail", "bias")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
+        self.bias: dict[int, float] | None = None  # prior of each child key, in [-1, 0]
         self.visits = 0
         self.total = 0.0  # sum of the mover's scaled return gained after this edge
         self.avail = 1  # times the edge was legal when its parent was visited
@@ -80,7 +81,9 @@ class MCTSBot(Bot):
     Parameters: ``sims`` (simulations per move, default 200 unless ``time`` is given),
     ``time`` (seconds per move), ``rollout`` (``"random"`` or a bot of the game's table),
     ``c`` (UCB exploration constant on returns scaled to a unit range), ``depth`` (rollout
-    step cap, ``None`` = play out, 0 = evaluate the leaf at once), ``epsilon`` (chance of a uniform move in a bot rollout).
+    step cap, ``None`` = play out, 0 = evaluate the leaf at once), ``epsilon`` (chance of a
+    uniform move in a bot rollout), ``prior`` (``"none"`` or a scoring bot of the game's table
+    whose scores order expansions and add a progressive bias) and ``bias`` (its weight).
     """
 
     name = "mcts"
@@ -94,6 +97,8 @@ class MCTSBot(Bot):
         c: float = 1.0,
         depth: int | None = None,
         epsilon: float = 0.0,
+        prior: str | Bot = "none",
+        bias: float = 1.0,
     ) -> None:
         super().__init__(game)
         self.sims: int | None = _positive("sims", sims, int)
@@ -106,6 +111,11 @@ class MCTSBot(Bot):
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
         self.rollout_bot = _rollout_bot(game, rollout)
+        prior_bot = None if prior == "none" else _rollout_bot(game, prior)
+        if prior_bot is not None and not isinstance(prior_bot, ScoringBot):
+            raise ValueError(f"mcts: prior {prior!r} must be a scoring bot of the game's table or 'none'")
+        self.prior_bot: ScoringBot | None = prior_bot
+        self.bias_weight: float = _positive("bias", bias, float, allow_none=False, zero=True)
         lo, hi = game.reward_range
         self.scale = 1.0 / (hi - lo) if hi > lo else 1.0
         evaluate = getattr(game, "evaluate", None)
@@ -166,27 +176,47 @@ class MCTSBot(Bot):
         base = mover * self.num_actions
         children = node.children
         keys = (world.legal_mask().nonzero()[0] + base).tolist()
+        bias = None if self.prior_bot is None else self._bias(node, world, mover, keys, rng)
         untried = [k for k in keys if k not in children]
         if untried:
             for k in keys:
                 child = children.get(k)
                 if child is not None:
                     child.avail += 1
-            key = untried[int(rng.random() * len(untried))]
+            if bias is None:
+                key = untried[int(rng.random() * len(untried))]
+            else:  # the prior's favourite first
+                key = max(untried, key=lambda k: bias.get(k, -0.5))
             new = children[key] = _Node()
             return new, key - base, True
         best: _Node | None = None
         best_key = -1
         best_ucb = -math.inf
-        c = self.c
+        c, weight = self.c, self.bias_weight
         for k in keys:
             child = children[k]
             child.avail += 1
             ucb = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if bias is not None:  # progressive bias: fades as the edge gathers visits
+                ucb += weight * bias.get(k, -0.5) / (child.visits + 1)
             if ucb > best_ucb:
                 best, best_key, best_ucb = child, k, ucb
         assert best is not None
         return best, best_key - base, False
+
+    def _bias(
+        self, node: _Node, world: GameState, mover: int, keys: list[int], rng: np.random.Generator
+    ) -> dict[int, float]:
+        """The prior bot's scores of the node's legal actions, scaled to [-1, 0] (computed once)."""
+        if node.bias is None:
+            assert self.prior_bot is not None
+            base = mover * self.num_actions
+            scores = [self.prior_bot.score(world, mover, k - base, rng) for k in keys]
+            top, span = max(scores), max(scores) - min(scores)
+            node.bias = {
+                k: (sc - top) / span if span > 0 else 0.0 for k, sc in zip(keys, scores, strict=True)
+            }
+        return node.bias
 
     def _rollout(self, world: GameState, rng: np.random.Generator) -> np.ndarray:
         """Play ``world`` on to the end (or ``depth`` steps); the returns then."""

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from envs.core.bots import make_bot
+from envs.core.bots import ScoringBot, make_bot
 from envs.core.game import TERMINAL, Game, GameState
 from envs.core.mcts import MCTSBot
 from envs.core.registry import GAMES
@@ -266,6 +266,24 @@ def test_depth_cap_uses_the_games_evaluation() -> None:
     assert bot.act(state, 0, np.random.default_rng(3)) == 1
 
 
+class NimScorer(ScoringBot):
+    """Knows Nim: leaving a multiple of 4 stones scores 1."""
+
+    def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
+        assert isinstance(state, NimState)
+        return float((state.stones - action - 1) % 4 == 0)
+
+
+def test_prior_orders_expansion_and_biases_selection() -> None:
+    game = NimGame(stones=30)
+    state = game.new_initial_state(np.random.default_rng(0))
+    for seed in range(5):
+        bot = MCTSBot(game, sims=12, prior=NimScorer(game), bias=3.0)
+        assert bot.act(state, 0, np.random.default_rng(seed)) == 1
+    with pytest.raises(ValueError, match="scoring bot"):
+        MCTSBot(game, prior=MCTSBot(game))
+
+
 def test_each_mover_maximises_its_own_return() -> None:
     """Max^n backup with mid-game rewards, three players and a multi-step turn."""
     game = TreeGame()
@@ -361,6 +379,8 @@ def test_make_bot_builds_mcts_for_any_table() -> None:
         "mcts:frobnicate=1",
         "mcts:rollout=heuristic",
         "mcts:rollout=3",
+        "mcts:prior=heuristic",
+        "mcts:bias=-1",
     ],
 )
 def test_bad_mcts_parameters_raise_value_error(spec: str) -> None:
@@ -388,7 +408,8 @@ def _real_positions(name: str, count: int) -> list[tuple[Game[Any, Any], GameSta
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 def test_smoke_on_registered_game(name: str, rollout: str) -> None:
     for game, state in _real_positions(name, 3):
-        bot = make_bot(game, f"mcts:sims=12,depth=40,rollout={rollout}", GAMES[name].bots())
+        budget = "sims=12,depth=40" if rollout == "random" else "sims=4,depth=6"  # bot rollouts are slow
+        bot = make_bot(game, f"mcts:{budget},rollout={rollout}", GAMES[name].bots())
         player = state.current_player()
         action = bot.act(state, player, np.random.default_rng(0))
         assert state.legal_mask()[action] == 1
