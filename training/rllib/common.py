@@ -3,7 +3,9 @@ can add the backend's flags without the ``rllib`` extra installed)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 META_FILE = "eightfold_rllib.json"
@@ -27,3 +29,26 @@ def parse_opponents(value: Any) -> dict[str, float]:
     if not out or any(w <= 0 for w in out.values()):
         raise ValueError(f"opponents must name at least one opponent with a weight > 0, got {value!r}")
     return out
+
+
+def find_run_dir(path: str | Path) -> Path | None:
+    """The run directory of an RLlib run at or above ``path`` (``None`` if it is not one)."""
+    p = Path(path)
+    for candidate in (p, p.parent):
+        if (candidate / META_FILE).is_file():
+            return candidate
+    return None
+
+
+def is_rllib_spec(spec: str) -> bool:
+    """True when ``spec`` names an RLlib run (directory with ``eightfold_rllib.json``)."""
+    return find_run_dir(spec.strip()) is not None
+
+
+def read_meta(path: str | Path) -> dict[str, Any]:
+    """``eightfold_rllib.json`` of the run at ``path`` (game name, parameters, module id)."""
+    run_dir = find_run_dir(path)
+    if run_dir is None:
+        raise ValueError(f"{str(path)!r} is not an RLlib run directory (no {META_FILE})")
+    meta: dict[str, Any] = json.loads((run_dir / META_FILE).read_text())
+    return meta

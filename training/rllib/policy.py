@@ -15,38 +15,16 @@ the caller's numpy ``rng``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from envs.core.game import Game, GameState
-from training.rllib.common import CHECKPOINT_DIR, MAIN, META_FILE
+from training.rllib.common import CHECKPOINT_DIR, MAIN, find_run_dir, is_rllib_spec, read_meta
+
+__all__ = ["RLlibPolicy", "is_rllib_spec", "read_meta"]
 from training.rllib.env import encode_observation
-
-
-def find_run_dir(path: str | Path) -> Path | None:
-    """The run directory of an RLlib run at or above ``path`` (``None`` if it is not one)."""
-    p = Path(path)
-    for candidate in (p, p.parent):
-        if (candidate / META_FILE).is_file():
-            return candidate
-    return None
-
-
-def is_rllib_spec(spec: str) -> bool:
-    """True when ``spec`` names an RLlib run (directory with ``eightfold_rllib.json``)."""
-    return find_run_dir(spec.strip()) is not None
-
-
-def read_meta(path: str | Path) -> dict[str, Any]:
-    """``eightfold_rllib.json`` of the run at ``path`` (game name, parameters, module id)."""
-    run_dir = find_run_dir(path)
-    if run_dir is None:
-        raise ValueError(f"{str(path)!r} is not an RLlib run directory (no {META_FILE})")
-    meta: dict[str, Any] = json.loads((run_dir / META_FILE).read_text())
-    return meta
 
 
 class RLlibPolicy:

@@ -51,7 +51,12 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--num-env-runners", type=int, default=0, help="remote EnvRunner actors (0 = sample in the driver)"
     )
-    g.add_argument("--envs-per-runner", type=int, default=None, help="env copies per EnvRunner (default 1)")
+    g.add_argument(
+        "--envs-per-runner",
+        type=int,
+        default=None,
+        help="env copies per EnvRunner (default: n_envs of the config)",
+    )
     g.add_argument(
         "--address", default=None, help="Ray cluster address (e.g. auto or ray://host:10001); default: local"
     )
@@ -201,8 +206,13 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
     run_dir = Path(_option(args, config, "out", default_out)).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
-    if args.envs_per_runner is None:
-        args.envs_per_runner = 1
+    if args.envs_per_runner is None:  # batched inference over n_envs copies, like SB3's VecEnv
+        args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
+    import torch
+
+    # The driver samples (0 runners) and learns: more torch threads than cores make each
+    # small forward pass 10-100x slower (OpenMP spinning); Ray sets 1 thread in its actors.
+    torch.set_num_threads(int(_option(args, config, "torch_threads", 1)))
     _init_ray(args)
     algo = build_config(env_config, config, args).build_algo()
     try:
