@@ -103,37 +103,44 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self._returns = np.zeros(self.game.num_players)
+        self._rewards_dirty = False
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._update_after_move()
 
     def _update_after_move(self) -> None:
         state = self.state
         new_returns = state.returns()
-        for a in self.agents:
-            seat = self._seat_of[a]
-            self.rewards[a] = float(new_returns[seat] - self._returns[seat])
-        self._returns = np.array(new_returns, dtype=np.float64)
+        changed = bool((new_returns != self._returns).any())
+        if changed or self._rewards_dirty:
+            # rewards of this step = change of the engine's cumulative returns
+            for a in self.agents:
+                seat = self._seat_of[a]
+                self.rewards[a] = float(new_returns[seat] - self._returns[seat])
+            self._returns = np.array(new_returns, dtype=np.float64)
+            self._rewards_dirty = changed
+            self._accumulate_rewards()
+        someone_done = False
         # seats knocked out are terminated, even in the step that ends the game by truncation
         out = state.eliminated()
         if out:
             for a in self.agents:
-                if self._seat_of[a] in out:
-                    self.terminations[a] = True
+                if self._seat_of[a] in out and not self.terminations[a]:
+                    self.terminations[a] = someone_done = True
         if state.is_terminal():
             flag = self.truncations if state.is_truncated() else self.terminations
             for a in self.agents:
                 if not self.terminations[a]:
-                    flag[a] = True
+                    flag[a] = someone_done = True
         if self._has_infos:
             for a in self.agents:
                 self.infos[a] = self.game.infos(state, self._seat_of[a])
-        self._accumulate_rewards()
         player = state.current_player()
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
         elif self.agents:
             self.agent_selection = self.agents[0]
-        self._deads_step_first()
+        if someone_done:
+            self._deads_step_first()
 
     # ------------------------------------------------------------------- step
     def step(self, action: Any) -> None:
