@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_env_args(p)
     p.add_argument("--random", action="store_true", help="watch a seeded random game")
     p.add_argument(
-        "--vs", default=None, help="opponent: bot spec (random, heuristic, mcts:sims=200) or model.zip"
+        "--vs", default=None, help="opponent: bot spec (random, heuristic, mcts:sims=200), an SB3 model.zip or an RLlib run directory"
     )
     p.add_argument("--seat", type=int, default=0, help="your seat with --vs (default 0)")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --random")

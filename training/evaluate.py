@@ -154,8 +154,12 @@ def _short(name: str) -> str:
 def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """Env and params from the ``config.yaml`` next to the first model of ``players``."""
     from training.config import read_yaml
+    from training.rllib.common import is_rllib_spec, read_meta
 
     for spec in players:
+        if is_rllib_spec(spec):
+            meta = read_meta(spec)
+            return str(meta["game"]), dict(meta.get("params") or {})
         if not spec.endswith(".zip"):
             continue
         for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool

@@ -102,6 +102,12 @@ def make_player(
     """A bot (``random``, ``heuristic``, ``mcts:sims=100`` ...) or a saved model (``x.zip``)."""
     if is_model_spec(spec):
         return PolicyPlayer.load(spec.strip(), game, deterministic=deterministic)
+    from training.rllib.common import is_rllib_spec
+
+    if is_rllib_spec(spec):
+        from training.rllib.policy import RLlibPolicy
+
+        return RLlibPolicy.load(spec.strip(), game, deterministic=deterministic)  # type: ignore[no-any-return]
     return make_bot(game, spec, dict(bots))
 
 

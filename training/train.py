@@ -58,6 +58,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--eval-games", type=int, default=None, help="final evaluation: games per baseline")
     p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--backend", choices=["sb3", "rllib"], default="sb3", help="trainer (rllib: pip install 'eightfold[rllib]')"
+    )
+    from training.rllib.train import add_backend_args  # Ray-free import
+
+    add_backend_args(p)
     p.set_defaults(func=cmd_train)
 
 
@@ -251,6 +257,11 @@ def write_summary(cfg: TrainConfig, out: Path, total: int, steps: int, wall: flo
 
 def cmd_train(args: argparse.Namespace) -> int:
     cfg = resolve_config(args)
+    if args.backend == "rllib":
+        from training.rllib.train import train_rllib
+
+        train_rllib(args, cfg.params, cfg.to_dict())
+        return 0
     out = train(cfg, resume=args.resume)
     from training.plots import learning_curve
 
