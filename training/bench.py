@@ -4,6 +4,7 @@ the reference (ratios hold on a noisy machine)."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -102,7 +103,7 @@ def run_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[Ro
         entry = get_game(name)
         for params in bench_configs(name):
             label = name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
-            sps, gps = _time_loop(aec_game_runner(lambda p=params, e=entry: e.env(**p)), seconds, seed)
+            sps, gps = _time_loop(aec_game_runner(functools.partial(entry.env, **params)), seconds, seed)
             rows.append(Row(label, "env()", sps, gps, sps / ref_steps))
             game = entry.game_class()(**params)
             sps, gps = _time_loop(engine_game_runner(game), seconds, seed)

@@ -130,7 +130,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         with open(args.json, "w") as f:
             json.dump([r.__dict__ for r in rows], f, indent=2)
     if getattr(args, "mcts", False):
-        from envs.core.mcts import measure_sims_per_second  # type: ignore[attr-defined]
+        from envs.core.mcts import measure_sims_per_second
 
         for name in games or installed_games():
             print(f"mcts {name}: {measure_sims_per_second(get_game(name).game_class()()):,.0f} simulations/s")

@@ -107,7 +107,7 @@ def make_player(
     if is_rllib_spec(spec):
         from training.rllib.policy import RLlibPolicy
 
-        return RLlibPolicy.load(spec.strip(), game, deterministic=deterministic)  # type: ignore[no-any-return]
+        return RLlibPolicy.load(spec.strip(), game, deterministic=deterministic)
     return make_bot(game, spec, dict(bots))
 
 
