@@ -51,7 +51,10 @@ class Config:
     def __post_init__(self) -> None:
         check_choice("variant", self.variant, VARIANTS)
         if self.max_turns is not None:
-            check_int("max_turns", self.max_turns, 1)
+            try:
+                check_int("max_turns", self.max_turns, 1)
+            except ValueError:
+                raise ValueError(f"max_turns must be None or an int >= 1, got {self.max_turns!r}") from None
         for name in ("allow_reposition", "edgeless", "capture_to_reserve", "repetition_draw"):
             check_bool(name, getattr(self, name))
 

@@ -188,10 +188,15 @@ def _read_turn(st: State, d: Mapping[str, Any]) -> None:
 def _check_phase(st: State) -> None:
     ph = st.phase
     in_turn = bool(st.movers or st.dqueue or st.jorder or st.cqueue or st.cmarks or st.origin >= 0)
-    if ph in (MAIN, OVER):
+    if ph == OVER:
+        # a base win (OCT-42) ends the game mid-turn: the turn state stays as it was
+        if st.result == [0.0, 0.0] and in_turn:
+            raise ValueError("only a base win ends the game in the middle of a turn")
+        return
+    if ph == MAIN:
         if in_turn or st.pending or st.finished or st.active != -1 or st.last_jump:
             raise ValueError(f"phase {PHASE_NAMES[ph]} cannot carry turn state")
-        if ph == MAIN and not legal_actions(st):
+        if not legal_actions(st):
             raise ValueError("a running game needs a legal action for the player to move")
         return
     if not st.movers or st.origin < 0:
