@@ -111,8 +111,9 @@ Notation (spec §8)
 ------------------
 ``env.unwrapped.action_to_string(a)`` gives the canonical string of any index (``"illegal
 <a>"`` only out of range); ``string_to_action(s)`` parses case-insensitively with spaces
-collapsed and raises ``ValueError`` for malformed text or an action not legal now
-(``envs.otto_octopus.encode.parse_action`` maps any well-formed string to its index).
+collapsed and returns the index of any canonical string, legal now or not (the mask says
+which; stepping an illegal one ends the episode, OTP-44). Anything else raises ``ValueError``
+saying what was expected.
 Examples: ``place turn-in d6``, ``place end-shell a8``, ``pass``, ``stop``,
 ``return bubbles``, ``swap end player_2``.
 
@@ -129,7 +130,9 @@ returns the current one in the same schema (feeding it back reproduces it)::
      "phase": "main",            # main | extra | swap | return
      "extra": 0}                 # extra placements left (0 in main)
 
-Only ``hands`` is required. Placements are replayed through every placement rule; a hand
+Only ``hands`` is required. On input a placement may also be written as its action
+(``"place straight d6"``) and ``to_move`` as an agent name (``"player_1"``); ``snapshot()``
+always writes the forms above. Placements are replayed through every placement rule; a hand
 holds at most 3 tiles; every problem raises ``ValueError`` naming the key. After loading
 the automatic steps run (a pending skip of the seat to move, an automatic pass, the end).
 

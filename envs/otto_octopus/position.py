@@ -97,8 +97,12 @@ def _ints(x: object, n: int, where: str, lo: int | None = None) -> list[int]:
 
 def _placement(x: object, where: str) -> tuple[int, int]:
     parts = x.split() if isinstance(x, str) else list(x) if isinstance(x, (list, tuple)) else []
+    if len(parts) == 3 and isinstance(parts[0], str) and parts[0].lower() == "place":
+        parts = parts[1:]  # the action notation 'place <kind> <square>' is accepted too
     if len(parts) != 2 or not isinstance(parts[1], str) or parts[1].strip().lower() not in SQUARE_INDEX:
-        raise ValueError(f"{where} must be '<kind> <square>' like 'straight d6', got {x!r}")
+        raise ValueError(
+            f"{where} must be '<kind> <square>' like 'straight d6' (or 'place straight d6'), got {x!r}"
+        )
     return _kind(parts[0], where), SQUARE_INDEX[parts[1].strip().lower()]
 
 
@@ -166,8 +170,12 @@ def load_position(config: Config, pos: object, rng: np.random.Generator) -> Stat
 def _load_flow(st: State, pos: Mapping[str, Any]) -> None:
     n = st.n
     to_move = pos.get("to_move", 0)
+    if isinstance(to_move, str) and to_move.strip().lower() in [f"player_{p}" for p in range(n)]:
+        to_move = int(to_move.strip()[7:])  # an agent name
     if not isinstance(to_move, int) or isinstance(to_move, bool) or not -1 <= to_move < n:
-        raise ValueError(f"position['to_move'] must be a seat in [0, {n - 1}] or -1 (over), got {to_move!r}")
+        raise ValueError(
+            f"position['to_move'] must be a seat in [0, {n - 1}] (or 'player_<seat>') or -1 (over), got {to_move!r}"
+        )
     phase = pos.get("phase", "main")
     if phase not in PHASES:
         raise ValueError(f"position['phase'] must be one of {list(PHASES)}, got {phase!r}")
