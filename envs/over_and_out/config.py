@@ -12,8 +12,9 @@ from envs.over_and_out.cards import DEFAULT_DECK, KIND_OF, TOKENS
 
 MINUS10_RULES = ("require_10", "lose_below_zero")
 REWARD_MODES = ("placement", "winner_only")
-#: a sanity cap on each deck count (spec: int >= 0) so a typo cannot allocate millions of cards
-MAX_KIND_COUNT = 1000
+#: a sanity cap on each deck count (spec: int >= 0) so a typo cannot exhaust memory; far above
+#: any deck a test or an experiment needs
+MAX_KIND_COUNT = 1_000_000
 
 
 def _check_deck_counts(value: object, min_total: int) -> dict[str, int]:

@@ -60,7 +60,7 @@ Eliminated agents are terminated in the step that eliminates them, then dead-ste
 | name | values | default | meaning |
 |---|---|---|---|
 | ``num_players`` | 2..8 | 4 | N |
-| ``deck_counts`` | dict token -> int 0..1000, total >= starting_chips * N | spec §1 (72 cards) | the change-and-out deck; missing tokens count 0 |
+| ``deck_counts`` | dict token -> int 0..10^6, total >= starting_chips * N | spec §1 (72 cards) | the change-and-out deck; missing tokens count 0 |
 | ``minus10_rule`` | ``"require_10"``, ``"lose_below_zero"`` | ``"require_10"`` | OAO-21 / OAO-42 |
 | ``reward_mode`` | ``"placement"``, ``"winner_only"`` | ``"placement"`` | §5 |
 | ``max_plays`` | int >= 1 | 5000 | truncation limit; ``max_game_length = max_plays + N`` agent steps |
@@ -87,7 +87,7 @@ illegal index; ``string_to_action(text)`` is case- and space-insensitive and rai
 * When the step that eliminates a player also truncates the game (OAO-S12), the eliminated
   agent is terminated and only the players still in are truncated.
 * OAO-S04's "p0 draws 1" is read as "p0 draws one card" (the card itself is random there).
-* ``deck_counts`` is stored completed to all 11 tokens; each count is capped at 1000 (sanity).
+* ``deck_counts`` is stored completed to all 11 tokens; each count is capped at 10^6 (sanity).
 * ``deck_top`` tokens are read case-insensitively; ``tiptop_top`` values must be distinct ints.
   The extra key ``"options"`` is ignored (PettingZoo's ``api_test`` probes
   ``reset(options={"options": 1})``); every other unknown key raises ``ValueError``.

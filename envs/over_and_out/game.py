@@ -78,7 +78,10 @@ class OverAndOutGame(Game[Config, State]):
         unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS and k != "options")
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
-        return self._deck_top(options.get("deck_top", ())), _tiptop_top(options.get("tiptop_top", ()))
+        # an option given as None is the same as leaving it out
+        deck_top, tiptop_top = options.get("deck_top"), options.get("tiptop_top")
+        deck_kinds = self._deck_top(() if deck_top is None else deck_top)
+        return deck_kinds, _tiptop_top(() if tiptop_top is None else tiptop_top)
 
     def _deck_top(self, value: Any) -> list[int]:
         if not isinstance(value, Sequence) or isinstance(value, str):
@@ -136,9 +139,11 @@ def _tiptop_top(value: Any) -> list[int]:
     if not isinstance(value, Sequence) or isinstance(value, str):
         raise ValueError(f"tiptop_top must be a list of Tip Top values {list(TIPTOP_VALUES)}, got {value!r}")
     out: list[int] = []
-    for v in value:
-        if type(v) is not int or v not in TIPTOP_VALUES:
-            raise ValueError(f"tiptop_top holds {v!r}, not a Tip Top value of {list(TIPTOP_VALUES)}")
+    for item in value:
+        # ints and numpy integers, never bools or strings
+        v = int(item) if isinstance(item, (int, np.integer)) and not isinstance(item, bool) else 0
+        if v not in TIPTOP_VALUES:
+            raise ValueError(f"tiptop_top holds {item!r}, not a Tip Top value of {list(TIPTOP_VALUES)}")
         if v in out:
             raise ValueError(f"tiptop_top names the Tip Top card {v} twice (there is one of each)")
         out.append(v)
