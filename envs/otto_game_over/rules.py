@@ -57,8 +57,8 @@ class Config:
         check_bool("blind", self.blind)
         check_bool("head_in_the_clouds", self.head_in_the_clouds)
         check_choice("episode", self.episode, ("game", "match"))
-        check_int("target_score", self.target_score, 1, 10_000)
-        check_int("max_matches", self.max_matches, 1, 10_000)
+        check_int("target_score", self.target_score, 1)
+        check_int("max_matches", self.max_matches, 1)
         check_choice("eight_lobes", self.eight_lobes, ("round", "round_or_square"))
         if self.teams and self.num_players not in (1, 4):
             raise ValueError(f"teams=True needs num_players=4, got num_players={self.num_players}")
