@@ -37,13 +37,14 @@ C = 48 + 9P: 84 for basic (6 x 7 planes), 111 for X (9 x 9).
 
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from envs.octi.actions import Layout, layout
 from envs.octi.board import SET_BITS
-from envs.octi.turn import CAPTURE, DECLARE, OVER, RESERVE
+from envs.octi.turn import CAPTURE, CAPTURED, DECLARE, OVER, RESERVE
 
 if TYPE_CHECKING:
     from envs.octi.rules import State
@@ -70,13 +71,8 @@ def _focus(st: State) -> int:
 
 
 def observe(st: State, seat: int) -> np.ndarray:
-    """The planes above for ``seat`` (memoised per position; a fresh copy each call)."""
-    key = ("obs", seat)
-    cached = st.memo.get(key)
-    if cached is None:
-        cached = _build(st, seat)
-        st.memo[key] = cached
-    return cached.copy()
+    """The planes above for ``seat`` (a fresh array each call)."""
+    return _build(st, seat)
 
 
 _TEMPLATES: dict[tuple[int, int, int], np.ndarray] = {}
@@ -97,34 +93,105 @@ def _template(st: State, seat: int) -> np.ndarray:
     return t
 
 
+_LEVELS: dict[int, tuple[float, ...]] = {}
+
+
+def _levels(P: int) -> tuple[float, ...]:
+    """LEVELS[k]: the float32 value of k pods / P, as k successive float32 additions of 1/P make it
+    (keeps the planes byte-identical to a sum built pod by pod)."""
+    lv = _LEVELS.get(P)
+    if lv is None:
+        vals = [0.0]
+        for _ in range(2 * P + 2):
+            vals.append(struct.unpack("f", struct.pack("f", vals[-1] + 1.0 / P))[0])
+        lv = _LEVELS[P] = tuple(vals)
+    return lv
+
+
+class PodPlanes:
+    """The pod planes (0-17, 48..) of one observer, kept up to date incrementally.
+
+    ``cnt`` holds the integer pod count of every counting entry, ``arr`` the float32 planes
+    (template included). ``sync`` diffs the state's ``pos`` / ``prongs`` against the copy
+    seen last time and moves only the pods that changed (usually one per step)."""
+
+    __slots__ = ("arr", "cnt", "pos", "prongs")
+
+    def __init__(self, st: State, seat: int) -> None:
+        self.arr: np.ndarray = _template(st, seat).copy()
+        self.cnt = [0] * len(self.arr)
+        self.pos = [RESERVE] * (2 * st.P)
+        self.prongs = [0] * (2 * st.P)
+
+    def sync(self, st: State, seat: int) -> None:
+        pos, prongs = st.pos, st.prongs
+        if pos == self.pos and prongs == self.prongs:
+            return
+        size, P = st.geo.size, st.P
+        flip = size - 1 if seat else 0
+        lv = _levels(P)
+        mv: Any = memoryview(cast(Any, self.arr))
+        cnt, opos, oprongs = self.cnt, self.pos, self.prongs
+        for g in range(2 * P):
+            sq, m = pos[g], prongs[g]
+            osq, om = opos[g], oprongs[g]
+            if sq == osq and m == om:
+                continue
+            rel = g - seat * P if g // P == seat else -1
+            if osq >= 0:
+                c, o = _pod_entries(size, seat, rel, flip - osq if flip else osq, om)
+                for i in c:
+                    k = cnt[i] - 1
+                    cnt[i] = k
+                    mv[i] = lv[k]
+                for i in o:
+                    mv[i] = 0.0
+            if sq >= 0:
+                c, o = _pod_entries(size, seat, rel, flip - sq if flip else sq, m)
+                for i in c:
+                    k = cnt[i] + 1
+                    cnt[i] = k
+                    mv[i] = lv[k]
+                for i in o:
+                    mv[i] = 1.0
+            opos[g] = sq
+            oprongs[g] = m
+
+
 def _build(st: State, seat: int) -> np.ndarray:
     P, geo = st.P, st.geo
     size = geo.size
-    out = _template(st, seat).copy()
-    counts: list[int] = []  # flat indices that get +1/P (pods and prongs per square)
-    ones: list[int] = []  # flat indices set to 1
-    pools = _pods(st, seat, counts, ones, size)
-    consts: list[tuple[int, float]] = []
-    if st.phase != OVER:
-        consts.append((27 + st.phase, 1.0))
-        if st.origin >= 0:
-            _turn_planes(st, seat, counts, ones, size, consts)
+    cache = st.pod_planes
+    pp: PodPlanes | None = cache[seat]
+    if pp is None:
+        pp = cache[seat] = PodPlanes(st, seat)
+    pp.sync(st, seat)
+    out = pp.arr.copy()
+    mine, theirs = st.pos[seat * P:(seat + 1) * P], st.pos[(1 - seat) * P:(2 - seat) * P]
     inv = 1.0 / P
-    # memoryview item writes beat numpy fancy indexing for a few dozen entries
-    mv: Any = memoryview(cast(Any, out))
-    for i in counts:
-        mv[i] += inv
-    for i in ones:
-        mv[i] = 1.0
     total = 1.0 / (2 * st.config.start_supply)
-    consts += [(32, st.supply[seat] * total), (33, st.supply[1 - seat] * total),
-               (34, pools[seat] * inv), (35, pools[1 - seat] * inv),
-               (36, pools[2 + seat] * inv), (37, pools[3 - seat] * inv),
-               (39, st.turn / st.config.turn_limit)]
+    consts = [0.0] * 13  # planes 27..39
+    if st.phase != OVER:
+        consts[st.phase] = 1.0
+        if st.origin >= 0:
+            counts: list[int] = []
+            ones: list[int] = []
+            if _turn_planes(st, seat, counts, ones, size):
+                consts[11] = 1.0
+            mv: Any = memoryview(cast(Any, out))
+            for i in counts:
+                mv[i] += inv
+            for i in ones:
+                mv[i] = 1.0
+    consts[5] = st.supply[seat] * total
+    consts[6] = st.supply[1 - seat] * total
+    consts[7] = mine.count(RESERVE) * inv
+    consts[8] = theirs.count(RESERVE) * inv
+    consts[9] = mine.count(CAPTURED) * inv
+    consts[10] = theirs.count(CAPTURED) * inv
+    consts[12] = st.turn / st.config.turn_limit
     planes = out.reshape(-1, size)
-    for c, v in consts:
-        if v:
-            planes[c].fill(v)
+    planes[27:40] = np.array(consts, dtype=np.float32)[:, None]
     return out.reshape(-1, geo.height, geo.width)
 
 
@@ -149,27 +216,8 @@ def _pod_entries(size: int, seat: int, rel: int, q: int, m: int) -> tuple[tuple[
     return hit
 
 
-def _pods(st: State, seat: int, counts: list[int], ones: list[int], size: int) -> list[int]:
-    """Pod planes; returns the pool sizes [reserve 0, reserve 1, captured 0, captured 1]."""
-    P = st.P
-    flip = size - 1 if seat else 0
-    pools = [0, 0, 0, 0]
-    prongs = st.prongs
-    for g, sq in enumerate(st.pos):
-        owner = g // P
-        if sq < 0:
-            pools[owner if sq == RESERVE else 2 + owner] += 1
-            continue
-        c, o = _pod_entries(size, seat, g - seat * P if owner == seat else -1,
-                            flip - sq if flip else sq, prongs[g])
-        counts += c
-        if o:
-            ones += o
-    return pools
-
-
-def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size: int,
-                 consts: list[tuple[int, float]]) -> None:
+def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size: int) -> bool:
+    """Planes 20-26 and 40-47 (mid-turn only); True when the focus pod is the observer's."""
     flip = size - 1 if seat else 0
     E = 4 * seat
 
@@ -183,8 +231,9 @@ def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size:
         fq = at(st.pos[focus])
         ones.append(21 * size + fq)
         ones += [(FOCUS_PRONGS + (d ^ E)) * size + fq for d in SET_BITS[st.prongs[focus]]]
-        if focus // P == seat:
-            consts.append((38, 1.0))
+        own_focus = focus // P == seat
+    else:
+        own_focus = False
     jm = st.jumped[st.active] if st.active >= 0 else 0
     for sq in st.jorder:
         ones.append(23 * size + at(sq))
@@ -194,3 +243,4 @@ def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size:
     extra += [25 * size + at(st.pos[s * P + p]) for p in st.finished]
     extra += [26 * size + at(st.pos[g]) for g in st.cmarks]
     counts += extra
+    return own_focus

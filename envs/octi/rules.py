@@ -142,8 +142,8 @@ class State(GameState):
         self.lay: Layout = layout(self.P, self.K, config.allow_reposition)
         self._legal: list[int] | None = None
         self._ba: bytearray | None = None
-        #: per-position memo for derived data (observations); emptied by every apply
-        self.memo: dict[Any, Any] = {}
+        #: per-observer pod planes of the observation (``encode.PodPlanes``), synced lazily
+        self.pod_planes: list[Any] = [None, None]
 
     def _clear_turn(self) -> None:
         self.origin = -1
@@ -207,8 +207,6 @@ class State(GameState):
             )
         self._legal = None
         self._ba = None
-        if self.memo:
-            self.memo = {}
         _turn.apply_action(self, a)
 
     def is_terminal(self) -> bool:
@@ -241,7 +239,7 @@ class State(GameState):
         if self._legal is not None:
             d["_legal"] = list(self._legal)
         d["_ba"] = None
-        d["memo"] = {}
+        d["pod_planes"] = [None, None]
         return new
 
     def to_dict(self) -> dict[str, Any]:
