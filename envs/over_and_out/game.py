@@ -121,9 +121,6 @@ class OverAndOutGame(Game[Config, State]):
         s._bits = -1
         return s
 
-    def infos(self, state: State, seat: int) -> dict[str, Any]:
-        return {}
-
     def render_ansi(self, state: State) -> str:
         from envs.over_and_out.render import render_ansi
 

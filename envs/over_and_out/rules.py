@@ -74,6 +74,7 @@ class State(GameState):
         self.out_order: list[int] = []  # seats in the order they were eliminated
         self.truncated = False
         self._returns: list[float] = [0.0] * n
+        self._returns_array: np.ndarray | None = None  # cache of _returns; None = rebuild
         self._playable = PLAYABLE_BITS[config.minus10_rule == "lose_below_zero"]
         self._bits = -1  # cached legal bit set (incl. bust) of the player to move; -1 = stale
 
@@ -135,7 +136,11 @@ class State(GameState):
         return self.truncated
 
     def returns(self) -> np.ndarray:
-        return np.array(self._returns, dtype=np.float64)
+        # the cached array changes only when a reward is paid; callers get a copy
+        arr = self._returns_array
+        if arr is None:
+            arr = self._returns_array = np.array(self._returns, dtype=np.float64)
+        return arr.copy()
 
     def eliminated(self) -> frozenset[int]:
         return frozenset(self.out_order)
@@ -244,6 +249,7 @@ class State(GameState):
         self.chips[p] -= 1
         if not self.chips[p]:  # its last hand stays in the state until the next deal (card count)
             self.out_order.append(p)
+            self._returns_array = None
             n, j = self.n, len(self.out_order)
             if self.config.reward_mode == "winner_only":
                 self._returns[p] = -1.0
@@ -260,6 +266,7 @@ class State(GameState):
         """§5: the remaining players share the unassigned placement values equally."""
         self.truncated = True
         self.to_move = TERMINAL
+        self._returns_array = None
         if self.config.reward_mode == "placement":
             n, m = self.n, self.n - len(self.out_order)
             value = (n - m) / (n - 1)  # = -1 + (2N - m - 1)/(N - 1)

@@ -110,6 +110,7 @@ def state_from_dict(cls: type[State], d: Mapping[str, Any]) -> State:
     _fill(s, d)
     _check(s)
     s._returns = _returns(s)
+    s._returns_array = None
     return s
 
 

@@ -523,3 +523,28 @@ def test_reset_option_values() -> None:
     big = env(num_players=2, deck_counts={"0": 5000, "5": 3})
     big.reset(seed=0)
     assert snap(big)["draw_pile"] == 5003 - 8
+
+
+def test_observation_fields_after_plays() -> None:
+    """§7 / the doc page's encoding: T/66, L one-hot, Tip Top values left in the pile, play
+    pile per kind / deck count, draw pile / deck size, counter-clockwise flag, relative seats,
+    plays in the round / 100."""
+    deck_top = ["spin-out", "1", "1", "1", "2", "2", "2", "2", "3", "3", "3", "3", "0", "0", "0", "0"]
+    e = table(deck_top, [22, 44], num_players=3, first_dealer=2)
+    for action in ("play spin-out", "play 3", "play 2"):
+        play(e, action)
+    obs = e.observe("player_0")["observation"]
+    assert obs[11] == np.float32(5 / 66)
+    assert obs[12:17].tolist() == [1, 0, 0, 0, 0] and obs[17:22].tolist() == [0, 1, 1, 1, 1]
+    played = np.zeros(11, dtype=np.float32)
+    played[[2, 3, 8]] = [1 / 8, 1 / 8, 1 / 6]
+    assert np.array_equal(obs[22:33], played)
+    assert obs[33] == np.float32((72 - 12 - 3) / 72) and obs[34] == 1.0
+    # relative seats from player_0: k=0 me, k=1 seat 1, k=2 seat 2 (the dealer)
+    assert obs[35:44].tolist() == [1, 1, 0, 1, 1, 0, 1, 1, 1]
+    assert obs[59] == np.float32(3 / 100)
+    obs2 = e.observe("player_2")["observation"]
+    assert obs2[35:44].tolist() == [1, 1, 1, 1, 1, 0, 1, 1, 0]  # k=0 me = dealer
+    play(e, "play 1")
+    obs = e.observe("player_1")["observation"]
+    assert obs[34] == 1.0 and obs[59] == np.float32(4 / 100)
