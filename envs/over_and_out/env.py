@@ -70,7 +70,8 @@ Eliminated agents are terminated in the step that eliminates them, then dead-ste
 **Reset options** (round 1 only; ``ValueError`` for anything else): ``deck_top`` = list of card
 tokens put on top of the deck in that order (first = top; block dealing deals them to the
 player left of the dealer first, dealer last, then the draws); ``tiptop_top`` = list of distinct
-Tip Top values put on top of the Tip Top pile (the first is turned up as L).
+Tip Top values (ints or numpy integers) put on top of the Tip Top pile (the first is turned up
+as L). An option given as ``None`` counts as absent.
 
 **Notation** (spec §8): ``play <card>`` with card in ``0 1 2 3 4 5 x2 -10 spin-out top-out
 topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illegal <a>"`` for an
@@ -107,10 +108,10 @@ top-out as an attack with an escape in reserve). Measured with ``envs.core.arena
 | greedy vs random | 0.874 | 0.702 |
 | heuristic vs greedy | 0.540 | 0.264 |
 
-**Speed** (random play, this 2-core machine, shared): engine alone (``legal_mask`` + ``apply`` +
-random choice) ~165k steps/s; ``raw_env`` ~54k agent-steps/s (N = 4); ``env()`` ~17-18k
-agent-steps/s (N = 4) vs ``connect_four_v3.env()`` ~10-13k: PettingZoo's three wrappers cost
-~40 us per step, more than the whole raw env (~18 us).
+**Speed** (random play, this 2-core machine, shared; ``eightfold bench``, ratios to
+``connect_four_v3.env()`` measured in the same run): ``env()`` (N = 4) ~3.5-4x, the engine alone
+(``legal_mask`` + ``apply``) ~13-18x. Per agent step of ``env()`` the observation costs ~8 us,
+the engine's ``apply`` + ``legal_mask`` ~4 us; the rest is the AEC bookkeeping.
 
 **Version history**
 
