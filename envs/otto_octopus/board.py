@@ -95,6 +95,16 @@ BIT = tuple(1 << s for s in range(64))
 PERIMETER_BITS = sum(BIT[s] for s in PERIMETER)
 START_BITS = sum(BIT[s] for s in START_SET)
 NEIGHBOUR_BITS = tuple(sum(BIT[t] for t in NEIGHBOURS[s]) for s in range(64))
+EXIT_BITS = tuple(sum(BIT[t] for t in ex) for ex in EXITS)
+# NEXT_TIP_BITS[4 * sq + heading][k]: bit of the tip an arm tile of kind k (straight,
+# turn-in, turn-out) on sq leaves, for an arm arriving with that heading (0 = off the board)
+NEXT_TIP_BITS: tuple[tuple[int, int, int], ...] = tuple(
+    tuple(  # type: ignore[misc]
+        0 if (t := STEP[sq][(d + turn) % 4]) < 0 else BIT[t] for turn in (0, 1, 3)
+    )
+    for sq in range(64)
+    for d in range(4)
+)
 
 
 _ARRAY_MEMO: dict[int, np.ndarray] = {}
@@ -117,20 +127,31 @@ def bits_to_array(bits: int) -> np.ndarray:
 PLANE_OTTO, PLANE_EXIT, PLANE_TIP = 16, 17, 21  # exit: 4 planes N/E/S/W
 PLANE_PERIMETER, PLANE_CORAL, PLANE_ALGAE, PLANE_UNUSED_START, PLANE_MORAY = 22, 23, 24, 25, 26
 NUM_PLANES = 27
+# flat offsets of those planes in the observation
+PLANE_TIP_AT, PLANE_UNUSED_START_AT, PLANE_MORAY_AT = (
+    64 * PLANE_TIP,
+    64 * PLANE_UNUSED_START,
+    64 * PLANE_MORAY,
+)
 
 
-def _initial_planes() -> np.ndarray:
-    planes = np.zeros((NUM_PLANES, 64), dtype=np.float32)
+OBS_VECTOR_SIZE = 106  # the observation's entries after the planes (see encode.py)
+
+
+def _initial_obs() -> np.ndarray:
+    """A whole observation buffer: the board planes of the empty ocean, then zeros."""
+    obs = np.zeros(NUM_PLANES * 64 + OBS_VECTOR_SIZE, dtype=np.float32)
+    planes = obs[: NUM_PLANES * 64].reshape(NUM_PLANES, 64)
     for sq in OTTO_SQUARES:
         planes[PLANE_OTTO, sq] = 1.0
     for plane, squares in ((PLANE_PERIMETER, PERIMETER), (PLANE_CORAL, CORAL), (PLANE_ALGAE, ALGAE),
                            (PLANE_UNUSED_START, START_SET)):  # fmt: skip
         for sq in squares:
             planes[plane, sq] = 1.0
-    return planes
+    return obs
 
 
-INITIAL_PLANES = _initial_planes()
+INITIAL_OBS = _initial_obs()
 
 EMPTY = -1
 OTTO = 16  # board code of Otto's squares
@@ -146,7 +167,8 @@ class Ocean:
 
     __slots__ = (
         "tiles", "exit_dir", "arm_of", "arm_state", "arm_tip", "arm_heading", "arm_len",
-        "tip_arm", "arm_tiles_placed", "frontier", "moray_block", "placements", "planes", "_table", "_table_rules",
+        "tip_arm", "arm_tiles_placed", "frontier", "moray_block", "placements", "obs", "_table", "_table_rules",
+        "occupied", "tip_bits",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -161,8 +183,12 @@ class Ocean:
         self.arm_tiles_placed = 0
         self.frontier = 0  # bit set: empty squares next to a tile
         self.moray_block = 0  # bit set: squares next to a moray (under the fish rules)
+        self.occupied = sum(BIT[sq] for sq in OTTO_SQUARES)  # bit set: Otto and every tile
+        self.tip_bits = 0  # bit set: tips of the started, unfinished arms
         self.placements: list[tuple[int, int]] = []  # (kind, square) in play order
-        self.planes = INITIAL_PLANES.copy()  # the board planes of the observation, kept current
+        # an observation buffer whose board planes (``plane * 64 + S``) are kept current;
+        # observe() copies it and fills in the rest
+        self.obs = INITIAL_OBS.copy()
         # hand-independent placement table, built lazily once per board (see placement_table)
         self._table: tuple[list[Any], list[bool]] | None = None
         self._table_rules = True
@@ -184,8 +210,9 @@ class Ocean:
         o.arm_tiles_placed = self.arm_tiles_placed
         o.frontier = self.frontier
         o.moray_block = self.moray_block
+        o.occupied, o.tip_bits = self.occupied, self.tip_bits
         o.placements = self.placements[:]
-        o.planes = self.planes.copy()
+        o.obs = self.obs.copy()
         o._table, o._table_rules = self._table, self._table_rules  # never mutated: shared
         return o
 
@@ -264,35 +291,50 @@ class Ocean:
         """
         if self._table is not None and self._table_rules == fish_rules:
             return self._table
-        exits = self.open_exits()
-        tiles, tip_arm, arm_tip, arm_state = self.tiles, self.tip_arm, self.arm_tip, self.arm_state
-        grow_ok = NUM_ARM_TILES - self.arm_tiles_placed - 1 >= len(exits)  # C4
-        last_exit: dict[int, list[int]] = {}  # square -> unstarted arms whose last usable exit it is
-        for b, u in exits:
-            if len(u) == 1:
-                last_exit.setdefault(u[0], []).append(b)
-        arm_squares: list[list[int]] = [[], [], [], [], []]
+        arm_state = self.arm_state
+        # C1/C2: a new tip is on the board, empty, no start square and no other arm's tip
+        blocked = self.occupied | self.tip_bits | START_BITS
+        lasts: list[tuple[int, int]] = []  # (unstarted arm, its only usable exit) - C3
+        last_all = unstarted = 0
+        for a in range(NUM_ARMS):
+            if arm_state[a] == UNSTARTED:
+                unstarted += 1
+                usable = EXIT_BITS[a] & ~blocked
+                if usable and not usable & (usable - 1):
+                    lasts.append((a, usable))
+                    last_all |= usable
+        grow_ok = NUM_ARM_TILES - self.arm_tiles_placed - 1 >= unstarted  # C4
+        straight: list[int] = []
+        turn_in: list[int] = []
+        turn_out: list[int] = []
+        ends: list[int] = []
+        arm_tip, arm_heading = self.arm_tip, self.arm_heading
         for a in range(NUM_ARMS):
             st = arm_state[a]
             if st == STARTED:
                 sq = arm_tip[a]
-                arm_squares[END].append(sq)
-                arm_squares[END_SHELL].append(sq)
+                ends.append(sq)
                 if not grow_ok:
                     continue
+                forbid = blocked | last_all
             elif st == UNSTARTED:
                 sq = ARM_START[a]
+                forbid = blocked
+                for b, bit in lasts:
+                    if b != a:  # its own last exit is where the arm may go
+                        forbid |= bit
             else:
                 continue
-            step, heading = STEP[sq], self.arm_heading[a]
-            for k in ARM_KINDS:
-                tip = step[(heading + TURN_OF_KIND[k]) & 3]
-                if tip < 0 or tiles[tip] != EMPTY or tip_arm[tip] >= 0 or tip in START_SET:
-                    continue  # C1, C2
-                if tip in last_exit and any(b != a for b in last_exit[tip]):
-                    continue  # C3
-                arm_squares[k].append(sq)
-        free = self.nonarm_free(exits)
+            t_straight, t_in, t_out = NEXT_TIP_BITS[4 * sq + arm_heading[a]]
+            if t_straight and not t_straight & forbid:
+                straight.append(sq)
+            if t_in and not t_in & forbid:
+                turn_in.append(sq)
+            if t_out and not t_out & forbid:
+                turn_out.append(sq)
+        arm_squares = [straight, turn_in, turn_out, ends, ends]
+        # fish and bubbles: never a start square, a tip or a last usable exit (OTP-08)
+        free = self.frontier & ~blocked & ~last_all
         fish = free & ~self.moray_block if fish_rules else free
         angler = fish & PERIMETER_BITS if fish_rules else fish
         entries: list[Any] = [*arm_squares, *([fish] * 8), angler, fish, free]
@@ -376,39 +418,42 @@ class Ocean:
     def place(self, kind: int, sq: int, fish_rules: bool) -> None:
         """Put ``kind`` on ``sq`` (assumed legal) and update arms, frontier and moray zone."""
         self.tiles[sq] = kind
+        self.occupied |= BIT[sq]
         self._table = None
         self.placements.append((kind, sq))
         self._occupy_frontier(sq)
-        planes = self.planes
-        planes[kind, sq] = 1.0
+        obs = self.obs
+        obs[64 * kind + sq] = 1.0
         if kind <= TURN_OUT:
             arm = self.tip_arm[sq]
             if arm < 0:
                 arm = ARM_OF_START[sq]
-                planes[PLANE_UNUSED_START, sq] = 0.0
+                obs[PLANE_UNUSED_START_AT + sq] = 0.0
             else:
                 self.tip_arm[sq] = -1
-                planes[PLANE_TIP, sq] = 0.0
+                obs[PLANE_TIP_AT + sq] = 0.0
             heading = (self.arm_heading[arm] + TURN_OF_KIND[kind]) % 4
             tip = STEP[sq][heading]
             self.arm_heading[arm] = heading
             self.arm_state[arm] = STARTED
             self.arm_tip[arm] = tip
             self.tip_arm[tip] = arm
+            self.tip_bits = (self.tip_bits & ~BIT[sq]) | BIT[tip]
             self.arm_len[arm] += 1
             self.arm_of[sq] = arm
             self.exit_dir[sq] = heading
             self.arm_tiles_placed += 1
-            planes[PLANE_TIP, tip] = 1.0
-            planes[PLANE_EXIT + heading, sq] = 1.0
+            obs[PLANE_TIP_AT + tip] = 1.0
+            obs[64 * (PLANE_EXIT + heading) + sq] = 1.0
         elif kind <= END_SHELL:
             arm = self.tip_arm[sq]
-            planes[PLANE_TIP, sq] = 0.0
+            obs[PLANE_TIP_AT + sq] = 0.0
             self.tip_arm[sq] = -1
+            self.tip_bits &= ~BIT[sq]
             self.arm_state[arm] = FINISHED
             self.arm_tip[arm] = -1
             self.arm_of[sq] = arm
         elif kind == MORAY and fish_rules:
             self.moray_block |= NEIGHBOUR_BITS[sq]
             for t in NEIGHBOURS[sq]:
-                planes[PLANE_MORAY, t] = 1.0
+                obs[PLANE_MORAY_AT + t] = 1.0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.otto_octopus.board import KINDS, NUM_KINDS, NUM_PLANES, SQUARES, TILE_MIX
+from envs.otto_octopus.board import KINDS, NUM_KINDS, NUM_PLANES, OBS_VECTOR_SIZE, SQUARES, TILE_MIX
 from envs.otto_octopus.rules import NUM_ACTIONS, PASS, RETURN_BASE, STOP, SWAP_BASE, State
 
 
@@ -65,6 +65,7 @@ V_EXTRA = V_PASSED + 4  # 1: extra placements left / 3, clipped
 V_PHASE = V_EXTRA + 1  # 4: phase one-hot main / extra / swap / return
 V_TO_MOVE = V_PHASE + 4  # 4: seat to act, egocentric one-hot
 OBS_SIZE = V_TO_MOVE + 4  # 1834
+assert OBS_SIZE == BOARD_SIZE + OBS_VECTOR_SIZE  # the ocean's observation buffer (board.py)
 
 
 def hidden_tiles(state: State, seat: int) -> list[int]:
@@ -79,30 +80,32 @@ def hidden_tiles(state: State, seat: int) -> list[int]:
 
 def observe(state: State, seat: int) -> np.ndarray:
     """The egocentric observation of ``seat`` (never another seat's hidden tile)."""
-    # numpy scalar writes only for the non-zero entries: cheaper than converting a full list
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    out[:BOARD_SIZE] = state.ocean.planes.reshape(-1)
+    # the ocean keeps a whole observation buffer with current board planes and a zero
+    # tail: one copy, then plain numpy scalar writes for the non-zero entries only
+    out = state.ocean.obs.copy()
     n = state.n
-    for k in state.hands[seat]:
-        out[V_HAND + k] += THIRD_F
+    hands = state.hands
+    mine = hands[seat]
+    for k in set(mine):
+        out[V_HAND + k] = mine.count(k) * THIRD_F
     open_game = state.config.open_game
     unseen = state.pile_counts[:]
     scores, skips, passed = state.scores, state.skips, state.passed
     for i in range(n):
         q = (seat + i) % n
-        hand = state.hands[q]
+        hand = hands[q]
         if hand:
             out[V_HAND_SIZES + i] = len(hand) * THIRD_F
-        if i:
-            if open_game:
-                base = V_VISIBLE + 16 * (i - 1)
-                for k in hand[:-1]:
-                    out[base + k] += THIRD_F
-                if hand:
+            if i:
+                if open_game:
+                    base = V_VISIBLE + 16 * (i - 1)
+                    visible = hand[:-1]
+                    for k in set(visible):
+                        out[base + k] = visible.count(k) * THIRD_F
                     unseen[hand[-1]] += 1
-            else:
-                for k in hand:
-                    unseen[k] += 1
+                else:
+                    for k in hand:
+                        unseen[k] += 1
         if scores[q]:
             sc = scores[q] / 100.0
             out[V_SCORES + i] = -1.0 if sc < -1.0 else 1.0 if sc > 1.0 else sc
