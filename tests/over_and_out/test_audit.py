@@ -548,3 +548,51 @@ def test_observation_fields_after_plays() -> None:
     play(e, "play 1")
     obs = e.observe("player_1")["observation"]
     assert obs[34] == 1.0 and obs[59] == np.float32(4 / 100)
+
+
+def _spec_legal(hand: list[int], total: int, limit: int, lose_below_zero: bool) -> set[int]:
+    """§4.4 and §7 written out independently of the engine's tables."""
+    ok = set()
+    for k in set(hand):
+        if (k <= 5 and total + k <= limit) or (k == 6 and 2 * total <= limit) \
+                or (k == 7 and (lose_below_zero or total >= 10)) or k in (8, 9, 10):
+            ok.add(k)
+    return ok or {11}
+
+
+@pytest.mark.parametrize("params", [{"num_players": 3}, {"num_players": 5, "minus10_rule": "lose_below_zero"},
+                                    {"num_players": 8, "starting_chips": 2}])
+def test_random_play_against_spec(params: dict[str, Any]) -> None:
+    """OAO-04, OAO-12, OAO-15, OAO-18..OAO-28, OAO-33..OAO-36, OAO-42: in random games the legal
+    set, T after each play, the next player and the round-end bookkeeping follow the spec."""
+    game = OverAndOutGame(**params)
+    lbz = params.get("minus10_rule") == "lose_below_zero"
+    rng = np.random.default_rng(7)
+    for seed in range(8):
+        s = game.new_initial_state(np.random.default_rng(seed))
+        while not s.is_terminal():
+            p, t, lim, d = s.current_player(), s.total, s.tiptop, s.direction
+            assert set(s.legal_actions()) == _spec_legal(s.hands[p], t, lim, lbz)
+            acts = s.legal_actions()
+            a = acts[rng.integers(len(acts))]
+            chips, rnd, dealer = list(s.chips), s.round, s.dealer
+            s.apply(a)
+            sure_loss = a == 11 or (a == 7 and t < 10)  # topsy-turvy depends on the new L
+            if s.round == rnd and not s.is_terminal():  # the round goes on
+                assert not sure_loss
+                expect_t = {6: 2 * t, 7: t - 10, 9: lim}.get(a, t + a if a <= 5 else t)
+                assert s.total == expect_t and 0 <= s.total <= s.tiptop
+                nd = -d if a == 8 else d
+                nxt = (p + nd) % s.n
+                while not s.chips[nxt]:
+                    nxt = (nxt + nd) % s.n
+                assert s.current_player() == nxt and s.direction == nd
+                assert len(s.hands[p]) == s.chips[p]
+            elif s.round != rnd:  # p lost the round: one chip, dealer rotates, T 0, clockwise
+                assert a in (7, 10, 11)
+                assert s.chips == [c - (i == p) for i, c in enumerate(chips)]
+                nd = (dealer + 1) % s.n
+                while not s.chips[nd]:
+                    nd = (nd + 1) % s.n
+                assert (s.dealer, s.total, s.direction, s.round_plays) == (nd, 0, 1, 0)
+                assert [len(h) for h in s.hands] == s.chips
