@@ -115,31 +115,39 @@ class PodPlanes:
     (template included). ``sync`` diffs the state's ``pos`` / ``prongs`` against the copy
     seen last time and moves only the pods that changed (usually one per step)."""
 
-    __slots__ = ("arr", "cnt", "pos", "prongs")
+    __slots__ = ("arr", "cnt", "consts", "entries", "planes", "pos", "prongs", "view")
 
     def __init__(self, st: State, seat: int) -> None:
         self.arr: np.ndarray = _template(st, seat).copy()
+        self.planes = self.arr.reshape(-1, st.geo.size)
+        self.view = self.arr.reshape(-1, st.geo.height, st.geo.width)
+        #: the constant planes 27..39 as last written into ``arr``
+        self.consts = [0.0] * 13
         self.cnt = [0] * len(self.arr)
         self.pos = [RESERVE] * (2 * st.P)
         self.prongs = [0] * (2 * st.P)
+        self.entries = _entry_table(st.geo.size, seat)
 
     def sync(self, st: State, seat: int) -> None:
         pos, prongs = st.pos, st.prongs
-        if pos == self.pos and prongs == self.prongs:
+        opos, oprongs = self.pos, self.prongs
+        if pos == opos and prongs == oprongs:
             return
-        size, P = st.geo.size, st.P
-        flip = size - 1 if seat else 0
+        P = st.P
         lv = _levels(P)
         mv: Any = memoryview(cast(Any, self.arr))
-        cnt, opos, oprongs = self.cnt, self.pos, self.prongs
+        cnt, table = self.cnt, self.entries
+        lo = seat * P
         for g in range(2 * P):
             sq, m = pos[g], prongs[g]
             osq, om = opos[g], oprongs[g]
             if sq == osq and m == om:
                 continue
-            rel = g - seat * P if g // P == seat else -1
+            # entry key: (own id + 1, or 0 for an enemy pod) << 16 | square << 8 | prong mask
+            rel = (g - lo + 1) << 16 if lo <= g < lo + P else 0
             if osq >= 0:
-                c, o = _pod_entries(size, seat, rel, flip - osq if flip else osq, om)
+                key = rel | osq << 8 | om
+                c, o = table.get(key) or _entries(table, key, st.geo.size, seat)
                 for i in c:
                     k = cnt[i] - 1
                     cnt[i] = k
@@ -147,7 +155,8 @@ class PodPlanes:
                 for i in o:
                     mv[i] = 0.0
             if sq >= 0:
-                c, o = _pod_entries(size, seat, rel, flip - sq if flip else sq, m)
+                key = rel | sq << 8 | m
+                c, o = table.get(key) or _entries(table, key, st.geo.size, seat)
                 for i in c:
                     k = cnt[i] + 1
                     cnt[i] = k
@@ -156,6 +165,41 @@ class PodPlanes:
                     mv[i] = 1.0
             opos[g] = sq
             oprongs[g] = m
+
+    def set_consts(self, consts: list[float]) -> None:
+        """Write the constant planes 27..39 that changed since the last call."""
+        old = self.consts
+        if consts != old:
+            planes = self.planes
+            for i, v in enumerate(consts):
+                if v != old[i]:
+                    planes[27 + i].fill(v)
+            self.consts = consts
+
+
+_Entries = tuple[tuple[int, ...], tuple[int, ...]]
+_ENTRY_TABLES: dict[tuple[int, int], dict[int, _Entries]] = {}
+
+
+def _entry_table(size: int, seat: int) -> dict[int, _Entries]:
+    return _ENTRY_TABLES.setdefault((size, seat), {})
+
+
+def _entries(table: dict[int, _Entries], key: int, size: int, seat: int) -> _Entries:
+    """(count indices, one-hot indices) of the pod written in ``key`` seen by ``seat``
+    (cached in ``table``: the set of keys is small)."""
+    rel, sq, m = (key >> 16) - 1, key >> 8 & 255, key & 255
+    q = size - 1 - sq if seat else sq
+    E = 4 * seat
+    bits = SET_BITS[m]
+    base = 2 if rel >= 0 else 10
+    counts = (q if rel >= 0 else size + q,) + tuple((base + (d ^ E)) * size + q for d in bits)
+    ones: tuple[int, ...] = ()
+    if rel >= 0:
+        k = (POD_PLANES + 9 * rel) * size + q
+        ones = (k,) + tuple(k + (1 + (d ^ E)) * size for d in bits)
+    hit = table[key] = (counts, ones)
+    return hit
 
 
 def _build(st: State, seat: int) -> np.ndarray:
@@ -166,23 +210,16 @@ def _build(st: State, seat: int) -> np.ndarray:
     if pp is None:
         pp = cache[seat] = PodPlanes(st, seat)
     pp.sync(st, seat)
-    out = pp.arr.copy()
-    mine, theirs = st.pos[seat * P:(seat + 1) * P], st.pos[(1 - seat) * P:(2 - seat) * P]
-    inv = 1.0 / P
-    total = 1.0 / (2 * st.config.start_supply)
     consts = [0.0] * 13  # planes 27..39
+    counts: list[int] = []
+    ones: list[int] = []
     if st.phase != OVER:
         consts[st.phase] = 1.0
-        if st.origin >= 0:
-            counts: list[int] = []
-            ones: list[int] = []
-            if _turn_planes(st, seat, counts, ones, size):
-                consts[11] = 1.0
-            mv: Any = memoryview(cast(Any, out))
-            for i in counts:
-                mv[i] += inv
-            for i in ones:
-                mv[i] = 1.0
+        if st.origin >= 0 and _turn_planes(st, seat, counts, ones, size):
+            consts[11] = 1.0
+    inv = 1.0 / P
+    total = 1.0 / (2 * st.config.start_supply)
+    mine, theirs = st.pos[seat * P:(seat + 1) * P], st.pos[(1 - seat) * P:(2 - seat) * P]
     consts[5] = st.supply[seat] * total
     consts[6] = st.supply[1 - seat] * total
     consts[7] = mine.count(RESERVE) * inv
@@ -190,30 +227,15 @@ def _build(st: State, seat: int) -> np.ndarray:
     consts[9] = mine.count(CAPTURED) * inv
     consts[10] = theirs.count(CAPTURED) * inv
     consts[12] = st.turn / st.config.turn_limit
-    planes = out.reshape(-1, size)
-    planes[27:40] = np.array(consts, dtype=np.float32)[:, None]
-    return out.reshape(-1, geo.height, geo.width)
-
-
-_POD_ENTRIES: dict[tuple[int, int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _pod_entries(size: int, seat: int, rel: int, q: int, m: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(count indices, one-hot indices) of a pod seen by ``seat`` on view square ``q`` with prong
-    mask ``m``; ``rel`` is its own id, -1 for an enemy pod. Cached: the set of keys is small."""
-    key = (size, seat, rel, q, m)
-    hit = _POD_ENTRIES.get(key)
-    if hit is None:
-        E = 4 * seat
-        bits = SET_BITS[m]
-        base = 2 if rel >= 0 else 10
-        counts = (q if rel >= 0 else size + q,) + tuple((base + (d ^ E)) * size + q for d in bits)
-        ones: tuple[int, ...] = ()
-        if rel >= 0:
-            k = (POD_PLANES + 9 * rel) * size + q
-            ones = (k,) + tuple(k + (1 + (d ^ E)) * size for d in bits)
-        hit = _POD_ENTRIES[key] = (counts, ones)
-    return hit
+    pp.set_consts(consts)
+    out = pp.view.copy()
+    if ones:  # mid-turn planes 20-26, 40-47 (every such turn has an origin entry in ``ones``)
+        mv: Any = memoryview(cast(Any, out.reshape(-1)))
+        for i in counts:
+            mv[i] += inv
+        for i in ones:
+            mv[i] = 1.0
+    return out
 
 
 def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size: int) -> bool:
