@@ -242,6 +242,12 @@ class State(GameState):
         d["pod_planes"] = [None, None]
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        # pickle / deepcopy: the observation cache holds numpy views that must not be split
+        d = dict(self.__dict__)
+        d["pod_planes"] = [None, None]
+        return d
+
     def to_dict(self) -> dict[str, Any]:
         from envs.octi.serial import state_to_dict
 

@@ -226,3 +226,20 @@ def test_incremental_observation_equals_fresh_build(params: dict[str, object]) -
             legal_now = st.legal_actions()
             st.apply(legal_now[int(rng.integers(len(legal_now)))])
             steps += 1
+
+
+def test_pickle_and_deepcopy_keep_observations() -> None:
+    """OCT-47: pickled / deep-copied states observe exactly like the original afterwards."""
+    import copy
+    import pickle
+
+    game = OctiGame(variant="x_fast")
+    st = play(game.new_initial_state(np.random.default_rng(0)), "1. enter c3 / prong g7 S")
+    before = game.observe(st, 0)
+    for other in (pickle.loads(pickle.dumps(st)), copy.deepcopy(st)):
+        assert game.observe(other, 0).tobytes() == before.tobytes()
+        other.play("prong c3.0 N")
+        st2 = st.clone()
+        st2.play("prong c3.0 N")
+        for seat in (0, 1):
+            assert game.observe(other, seat).tobytes() == game.observe(st2, seat).tobytes()
