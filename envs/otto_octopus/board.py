@@ -96,15 +96,21 @@ PERIMETER_BITS = sum(BIT[s] for s in PERIMETER)
 START_BITS = sum(BIT[s] for s in START_SET)
 NEIGHBOUR_BITS = tuple(sum(BIT[t] for t in NEIGHBOURS[s]) for s in range(64))
 EXIT_BITS = tuple(sum(BIT[t] for t in ex) for ex in EXITS)
-# NEXT_TIP_BITS[4 * sq + heading][k]: bit of the tip an arm tile of kind k (straight,
-# turn-in, turn-out) on sq leaves, for an arm arriving with that heading (0 = off the board)
-NEXT_TIP_BITS: tuple[tuple[int, int, int], ...] = tuple(
-    tuple(  # type: ignore[misc]
-        0 if (t := STEP[sq][(d + turn) % 4]) < 0 else BIT[t] for turn in (0, 1, 3)
+OFF_BOARD_BIT = 1 << 64  # stands for "off the board" in the tip bit sets below
+START_OFF_BITS = START_BITS | OFF_BOARD_BIT  # never a new tip (C1)
+
+
+# NEXT_TIP_BITS[4 * sq + heading]: bits of the tips an arm tile on sq leaves for an arm
+# arriving with that heading: straight, turn-in, turn-out, and the three together
+def _tip_bits(sq: int, d: int) -> tuple[int, int, int, int]:
+    s, r, left = (
+        OFF_BOARD_BIT if t < 0 else BIT[t]
+        for t in (STEP[sq][d], STEP[sq][(d + 1) % 4], STEP[sq][(d + 3) % 4])
     )
-    for sq in range(64)
-    for d in range(4)
-)
+    return s, r, left, s | r | left
+
+
+NEXT_TIP_BITS = tuple(_tip_bits(sq, d) for sq in range(64) for d in range(4))
 
 
 _ARRAY_MEMO: dict[int, np.ndarray] = {}
@@ -113,7 +119,7 @@ _ARRAY_MEMO: dict[int, np.ndarray] = {}
 def _memo_array(bits: int) -> np.ndarray:
     if len(_ARRAY_MEMO) > 4096:  # bounded: boards repeat little across games
         _ARRAY_MEMO.clear()
-    arr = _ARRAY_MEMO[bits] = bits_to_array(bits)
+    arr = _ARRAY_MEMO[bits] = bits_to_array(bits).view(np.int8)  # the mask's dtype: no cast
     arr.flags.writeable = False
     return arr
 
@@ -293,7 +299,7 @@ class Ocean:
             return self._table
         arm_state = self.arm_state
         # C1/C2: a new tip is on the board, empty, no start square and no other arm's tip
-        blocked = self.occupied | self.tip_bits | START_BITS
+        blocked = self.occupied | self.tip_bits | START_OFF_BITS
         lasts: list[tuple[int, int]] = []  # (unstarted arm, its only usable exit) - C3
         last_all = unstarted = 0
         for a in range(NUM_ARMS):
@@ -309,6 +315,7 @@ class Ocean:
         turn_out: list[int] = []
         ends: list[int] = []
         arm_tip, arm_heading = self.arm_tip, self.arm_heading
+        forbid_started = blocked | last_all
         for a in range(NUM_ARMS):
             st = arm_state[a]
             if st == STARTED:
@@ -316,7 +323,7 @@ class Ocean:
                 ends.append(sq)
                 if not grow_ok:
                     continue
-                forbid = blocked | last_all
+                forbid = forbid_started
             elif st == UNSTARTED:
                 sq = ARM_START[a]
                 forbid = blocked
@@ -325,20 +332,26 @@ class Ocean:
                         forbid |= bit
             else:
                 continue
-            t_straight, t_in, t_out = NEXT_TIP_BITS[4 * sq + arm_heading[a]]
-            if t_straight and not t_straight & forbid:
+            t_straight, t_in, t_out, t_all = NEXT_TIP_BITS[4 * sq + arm_heading[a]]
+            if not t_all & forbid:  # the common case: all three fit
                 straight.append(sq)
-            if t_in and not t_in & forbid:
                 turn_in.append(sq)
-            if t_out and not t_out & forbid:
                 turn_out.append(sq)
-        arm_squares = [straight, turn_in, turn_out, ends, ends]
+                continue
+            if not t_straight & forbid:
+                straight.append(sq)
+            if not t_in & forbid:
+                turn_in.append(sq)
+            if not t_out & forbid:
+                turn_out.append(sq)
         # fish and bubbles: never a start square, a tip or a last usable exit (OTP-08)
-        free = self.frontier & ~blocked & ~last_all
+        free = self.frontier & ~(blocked | last_all)
         fish = free & ~self.moray_block if fish_rules else free
         angler = fish & PERIMETER_BITS if fish_rules else fish
-        entries: list[Any] = [*arm_squares, *([fish] * 8), angler, fish, free]
-        has = [bool(x) for x in entries]
+        entries: list[Any] = [straight, turn_in, turn_out, ends, ends, *([fish] * 8), angler, fish, free]
+        has_fish = fish != 0
+        has = [bool(straight), bool(turn_in), bool(turn_out), bool(ends), bool(ends),
+               *([has_fish] * 8), angler != 0, has_fish, free != 0]  # fmt: skip
         self._table, self._table_rules = (entries, has), fish_rules
         return entries, has
 

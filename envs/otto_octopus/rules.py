@@ -64,6 +64,11 @@ class Config:
         return not self.simplified
 
 
+_NO_RETURNS = [np.zeros(n, dtype=np.float64) for n in range(5)]
+for _z in _NO_RETURNS:
+    _z.flags.writeable = False
+
+
 class State(GameState):
     """A position of Otto the Octopus, hidden hands and pile order included."""
 
@@ -136,9 +141,9 @@ class State(GameState):
 
     def returns(self) -> np.ndarray:
         n = self.n
-        out = np.zeros(n, dtype=np.float64)
         if not self.over or self.truncated:
-            return out
+            return _NO_RETURNS[n]  # read-only: asked for at every step
+        out = np.zeros(n, dtype=np.float64)
         if n == 1:
             out[0] = self.final_scores()[0] / 100.0
             return out
@@ -329,12 +334,11 @@ class State(GameState):
         return action_to_string(action)
 
     def string_to_action(self, text: str) -> int:
+        """Spec §8: the index of any canonical string, legal now or not (its mask entry
+        says which; stepping an illegal one ends the episode, OTP-44)."""
         from envs.otto_octopus.encode import parse_action
 
-        a = parse_action(text)
-        if not self.legal_mask()[a]:
-            raise ValueError(f"{text!r} is well formed but not legal now")
-        return a
+        return parse_action(text)
 
     def snapshot(self) -> dict[str, Any]:
         from envs.otto_octopus.position import dump_position
