@@ -126,7 +126,7 @@ class PodPlanes:
         self.cnt = [0] * len(self.arr)
         self.pos = [RESERVE] * (2 * st.P)
         self.prongs = [0] * (2 * st.P)
-        self.entries = _entry_table(st.geo.size, seat)
+        self.entries = _entry_table(st.geo.size, st.P, seat)
 
     def sync(self, st: State, seat: int) -> None:
         pos, prongs = st.pos, st.prongs
@@ -137,32 +137,48 @@ class PodPlanes:
         lv = _levels(P)
         mv: Any = memoryview(cast(Any, self.arr))
         cnt, table = self.cnt, self.entries
-        lo = seat * P
         for g in range(2 * P):
             sq, m = pos[g], prongs[g]
             osq, om = opos[g], oprongs[g]
             if sq == osq and m == om:
                 continue
-            # entry key: (own id + 1, or 0 for an enemy pod) << 16 | square << 8 | prong mask
-            rel = (g - lo + 1) << 16 if lo <= g < lo + P else 0
-            if osq >= 0:
-                key = rel | osq << 8 | om
-                c, o = table.get(key) or _entries(table, key, st.geo.size, seat)
-                for i in c:
-                    k = cnt[i] - 1
-                    cnt[i] = k
-                    mv[i] = lv[k]
-                for i in o:
-                    mv[i] = 0.0
-            if sq >= 0:
-                key = rel | sq << 8 | m
-                c, o = table.get(key) or _entries(table, key, st.geo.size, seat)
-                for i in c:
-                    k = cnt[i] + 1
-                    cnt[i] = k
-                    mv[i] = lv[k]
-                for i in o:
-                    mv[i] = 1.0
+            rows = table[g]
+            if sq == osq:  # only prongs changed: touch the changed directions
+                add, gone = m & ~om, om & ~m
+            else:
+                add, gone = m, om
+                if osq >= 0:
+                    c, o = rows[osq][8]
+                    k = cnt[c] - 1
+                    cnt[c] = k
+                    mv[c] = lv[k]
+                    if o >= 0:
+                        mv[o] = 0.0
+                if sq >= 0:
+                    c, o = rows[sq][8]
+                    k = cnt[c] + 1
+                    cnt[c] = k
+                    mv[c] = lv[k]
+                    if o >= 0:
+                        mv[o] = 1.0
+            if gone:
+                row = rows[osq]
+                for d in SET_BITS[gone]:
+                    c, o = row[d]
+                    k = cnt[c] - 1
+                    cnt[c] = k
+                    mv[c] = lv[k]
+                    if o >= 0:
+                        mv[o] = 0.0
+            if add:
+                row = rows[sq]
+                for d in SET_BITS[add]:
+                    c, o = row[d]
+                    k = cnt[c] + 1
+                    cnt[c] = k
+                    mv[c] = lv[k]
+                    if o >= 0:
+                        mv[o] = 1.0
             opos[g] = sq
             oprongs[g] = m
 
@@ -177,29 +193,31 @@ class PodPlanes:
             self.consts = consts
 
 
-_Entries = tuple[tuple[int, ...], tuple[int, ...]]
-_ENTRY_TABLES: dict[tuple[int, int], dict[int, _Entries]] = {}
+_Entry = tuple[int, int]
+_ENTRY_TABLES: dict[tuple[int, int, int], tuple[tuple[tuple[_Entry, ...], ...], ...]] = {}
 
 
-def _entry_table(size: int, seat: int) -> dict[int, _Entries]:
-    return _ENTRY_TABLES.setdefault((size, seat), {})
-
-
-def _entries(table: dict[int, _Entries], key: int, size: int, seat: int) -> _Entries:
-    """(count indices, one-hot indices) of the pod written in ``key`` seen by ``seat``
-    (cached in ``table``: the set of keys is small)."""
-    rel, sq, m = (key >> 16) - 1, key >> 8 & 255, key & 255
-    q = size - 1 - sq if seat else sq
-    E = 4 * seat
-    bits = SET_BITS[m]
-    base = 2 if rel >= 0 else 10
-    counts = (q if rel >= 0 else size + q,) + tuple((base + (d ^ E)) * size + q for d in bits)
-    ones: tuple[int, ...] = ()
-    if rel >= 0:
-        k = (POD_PLANES + 9 * rel) * size + q
-        ones = (k,) + tuple(k + (1 + (d ^ E)) * size for d in bits)
-    hit = table[key] = (counts, ones)
-    return hit
+def _entry_table(size: int, P: int, seat: int) -> tuple[tuple[tuple[_Entry, ...], ...], ...]:
+    """TABLE[g][sq][d] = (count index, one-hot index or -1) of pod ``g`` on absolute square
+    ``sq`` as ``seat`` sees it: d = 0..7 its prong in absolute direction d, d = 8 the pod itself."""
+    key = (size, P, seat)
+    t = _ENTRY_TABLES.get(key)
+    if t is None:
+        E = 4 * seat
+        rows = []
+        for g in range(2 * P):
+            rel = g - seat * P if g // P == seat else -1
+            base = 2 if rel >= 0 else 10
+            per_sq = []
+            for sq in range(size):
+                q = size - 1 - sq if seat else sq
+                k = (POD_PLANES + 9 * rel) * size + q if rel >= 0 else -1
+                row = [((base + (d ^ E)) * size + q, k + (1 + (d ^ E)) * size if k >= 0 else -1) for d in range(8)]
+                row.append((q if rel >= 0 else size + q, k))
+                per_sq.append(tuple(row))
+            rows.append(tuple(per_sq))
+        t = _ENTRY_TABLES[key] = tuple(rows)
+    return t
 
 
 def _build(st: State, seat: int) -> np.ndarray:
