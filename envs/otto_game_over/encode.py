@@ -56,10 +56,6 @@ for _name, _size in BLOCKS:
 OBS_SIZE = _o
 
 
-def _tile_code(x: int) -> int:
-    return 0 if x == NO_TILE else (1 if x == 8 else 2 + x)
-
-
 _O_VERT = OFFSET["vertices"]
 _O_DRAWN = OFFSET["drawn"]
 _O_TABLES = OFFSET["tables"]
@@ -81,8 +77,35 @@ _O_FLAGS = OFFSET["flags"]
 _O_CREATOR = OFFSET["creator"]
 _O_MISC = OFFSET["misc"]
 _MARKER_SCALE = tuple(1 / m for m in MARKERS_PER_TEAM)
+_TAIL = OBS_SIZE - _O_DRAWN  # the small blocks after the vertex planes, built as one list
+_T_TABLES = _O_TABLES - _O_DRAWN
+_T_HELD = _O_HELD - _O_DRAWN
+_T_TOWER = _O_TOWER - _O_DRAWN
+_T_MARKERS = _O_MARKERS - _O_DRAWN
+_T_TOTALS = _O_TOTALS - _O_DRAWN
+_T_SCORES = _O_SCORES - _O_DRAWN
+_T_SAVED = _O_SAVED - _O_DRAWN
+_T_MINE = _O_MINE - _O_DRAWN
+_T_PARTNER = _O_PARTNER - _O_DRAWN
+_T_DECK = _O_DECK - _O_DRAWN
+_T_REMOVED = _O_REMOVED - _O_DRAWN
+_T_PHASE = _O_PHASE - _O_DRAWN
+_T_TO_MOVE = _O_TO_MOVE - _O_DRAWN
+_T_ACTOR = _O_ACTOR - _O_DRAWN
+_T_KIDNAPPED = _O_KIDNAPPED - _O_DRAWN
+_T_FLAGS = _O_FLAGS - _O_DRAWN
+_T_CREATOR = _O_CREATOR - _O_DRAWN
+_T_MISC = _O_MISC - _O_DRAWN
+_TILE_CODE = {NO_TILE: 0, **{x: 2 + x for x in range(8)}, 8: 1}
+
+
 def observe(st: State, seat: int) -> np.ndarray:
-    """The egocentric observation of ``seat`` (see ``BLOCKS``); nothing hidden from it."""
+    """The egocentric observation of ``seat`` (see ``BLOCKS``); nothing hidden from it.
+
+    The board planes are kept up to date by ``flow.set_tile``; the vertex planes are
+    sparse (one entry per closed shape); every block after them is filled in one Python
+    list and copied in with a single slice assignment (numpy item writes cost more).
+    """
     n, nt = st.n, st.n_teams
     my_team = st.team[seat]
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -94,63 +117,80 @@ def observe(st: State, seat: int) -> np.ndarray:
             unclaimed += 1
         else:
             obs[_O_VERT + (shape * 4 + (owner - my_team) % nt) * 36 + v] = 1.0
-    obs[_O_DRAWN + _tile_code(st.drawn)] = 1.0
+    tail = [0.0] * _TAIL
+    tail[_TILE_CODE[st.drawn]] = 1.0
+    tables, hands = st.tables, st.hands
     for s in range(n):
         rel = (s - seat) % n
-        obs[_O_TABLES + rel * 10 + _tile_code(st.tables[s])] = 1.0
-        if st.hands[s]:
-            obs[_O_HELD + rel] = min(len(st.hands[s]) / 8, 1.0)
-    tower = st.tower
-    for x in set(tower):
-        obs[_O_TOWER + x] = min(tower.count(x) / 4, 1.0)
+        tail[_T_TABLES + rel * 10 + _TILE_CODE[tables[s]]] = 1.0
+        if hands[s]:
+            tail[_T_HELD + rel] = min(len(hands[s]) / 8, 1.0)
+    counts = [0] * 9
+    for x in st.tower:
+        counts[x] += 1
+    for x, c in enumerate(counts):
+        if c:
+            tail[_T_TOWER + x] = min(c / 4, 1.0)
     target = st.config.target_score
     for t in range(nt):
         rel = (t - my_team) % nt
         sup = st.supply[t]
-        for k in range(3):
-            obs[_O_MARKERS + rel * 3 + k] = sup[k] * _MARKER_SCALE[k]
-        obs[_O_TOTALS + rel] = min(st.totals[t] / target, 1.0)
-        obs[_O_SCORES + rel] = min(st.match_scores[t] / 32, 1.0)
-    _cards(obs, st.hands[seat], _O_MINE)
+        m = _T_MARKERS + rel * 3
+        tail[m] = sup[0] * _MARKER_SCALE[0]
+        tail[m + 1] = sup[1] * _MARKER_SCALE[1]
+        tail[m + 2] = sup[2] * _MARKER_SCALE[2]
+        tail[_T_TOTALS + rel] = min(st.totals[t] / target, 1.0)
+        tail[_T_SCORES + rel] = min(st.match_scores[t] / 32, 1.0)
+    _cards(tail, hands[seat], _T_MINE)
     if st.config.team_play:
-        _cards(obs, st.hands[(seat + 2) % 4], _O_PARTNER)
-    obs[_O_DECK] = len(st.deck) / 33
+        _cards(tail, hands[(seat + 2) % 4], _T_PARTNER)
+    tail[_T_DECK] = len(st.deck) / 33
     for k, c in enumerate(st.removed):
         if c:
-            obs[_O_REMOVED + k] = min(c / 4, 1.0)
-    _state_blocks(obs, st, seat, unclaimed)
+            tail[_T_REMOVED + k] = min(c / 4, 1.0)
+    _state_blocks(tail, st, seat, unclaimed)
+    obs[_O_DRAWN:] = tail
     return obs
 
 
-def _cards(obs: np.ndarray, hand: list[int], base: int) -> None:
-    for c in set(hand):
-        obs[base + c] = min(hand.count(c) / 4, 1.0)
+def _cards(tail: list[float], hand: list[int], base: int) -> None:
+    for c in hand:
+        tail[base + c] += 0.25  # count / 4
+    for c in hand:
+        if tail[base + c] > 1.0:
+            tail[base + c] = 1.0
 
 
-def _state_blocks(obs: np.ndarray, st: State, seat: int, unclaimed: int) -> None:
+def _state_blocks(tail: list[float], st: State, seat: int, unclaimed: int) -> None:
     n = st.n
-    if st.phase < 4:
-        obs[_O_PHASE + st.phase] = 1.0
-        obs[_O_TO_MOVE + (st.to_move - seat) % n] = 1.0
-        obs[_O_ACTOR + (st.actor - seat) % n] = 1.0
+    phase = st.phase
+    if phase < 4:
+        tail[_T_PHASE + phase] = 1.0
+        tail[_T_TO_MOVE + (st.to_move - seat) % n] = 1.0
+        tail[_T_ACTOR + (st.actor - seat) % n] = 1.0
     if st.kidnapped >= 0:
-        obs[_O_KIDNAPPED + st.kidnapped] = 1.0
-    for i, flag in enumerate((st.extra_turn, st.blind_match, st.tiebreak, st.config.solo)):
-        if flag:
-            obs[_O_FLAGS + i] = 1.0
-    if st.phase == 3:
-        obs[_O_CREATOR + (st.inf_creator - seat) % n] = 1.0
+        tail[_T_KIDNAPPED + st.kidnapped] = 1.0
+    if st.extra_turn:
+        tail[_T_FLAGS] = 1.0
+    if st.blind_match:
+        tail[_T_FLAGS + 1] = 1.0
+    if st.tiebreak:
+        tail[_T_FLAGS + 2] = 1.0
+    if st.config.solo:
+        tail[_T_FLAGS + 3] = 1.0
+    if phase == 3:
+        tail[_T_CREATOR + (st.inf_creator - seat) % n] = 1.0
         my_team, nt = st.team[seat], st.n_teams
         for t in range(nt):
             if st.saved[t]:
-                obs[_O_SAVED + (t - my_team) % nt] = 1.0
-    m = _O_MISC
+                tail[_T_SAVED + (t - my_team) % nt] = 1.0
+    m = _T_MISC
     if st.tt_pending:
-        obs[m] = 1.0
-    obs[m + 1] = min(st.matches / st.config.max_matches, 1.0)
+        tail[m] = 1.0
+    tail[m + 1] = min(st.matches / st.config.max_matches, 1.0)
     if st.solo_eights:
-        obs[m + 2] = 1.0
-    obs[m + 3] = min(unclaimed / 8, 1.0)
+        tail[m + 2] = 1.0
+    tail[m + 3] = min(unclaimed / 8, 1.0)
 
 
 def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> State:

@@ -19,12 +19,10 @@ from envs.core.game import TERMINAL, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import cards, flow, notation, position
 from envs.otto_game_over.geometry import D10, DARK, F12, Z0
-from envs.otto_game_over.scoring import ROT_LIST, eight_bits_from_x, outcome, signature, x_needs
+from envs.otto_game_over.scoring import BITS, eight_bits_from_x, outcome, signature, x_needs
 
-#: PLACE_INDEX[25*t + square][rotation bits]: the placement indices of those orientations
-PLACE_INDEX: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(100 * (i // 25) + 4 * (i % 25) + k for k in ROT_LIST[bits]) for bits in range(16)) for i in range(50)
-)
+#: ROT_BYTES[bits]: the 4 mask bytes of the orientations in ``bits``
+ROT_BYTES: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(4)) for bits in range(16))
 
 CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
 #: squares of each 9-bit chunk of a bitmask
@@ -169,20 +167,69 @@ class State(GameState):
         return self._mask.copy()
 
     def _compute_mask(self) -> np.ndarray:
-        mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
+        # a bytearray filled by slices is far cheaper than numpy fancy indexing here
+        buf = bytearray(A.N_ACTIONS)
         if self.phase == PLACE:
-            mask[self.placement_indices()] = 1
+            self._fill_placements(buf)
         elif self.phase == CARD:
-            mask[A.NO_CARD] = 1
-            mask[cards.card_indices(self)] = 1
+            buf[A.NO_CARD] = 1
+            for a in cards.card_indices(self).tolist():
+                buf[a] = 1
         elif self.phase == KIDNAP:
-            mask[cards.kidnap_indices(self)] = 1
+            for a in cards.kidnap_indices(self).tolist():
+                buf[a] = 1
         elif self.phase == INFINITY:
-            mask[A.KEEP_INFINITY] = 1
+            buf[A.KEEP_INFINITY] = 1
             hand = self.hands[self.actor]
-            mask[A.CARD_INFINITY] = A.INFINITY in hand
-            mask[A.JOKER_INFINITY] = A.JOKER in hand
-        return mask
+            buf[A.CARD_INFINITY] = A.INFINITY in hand
+            buf[A.JOKER_INFINITY] = A.JOKER in hand
+        return np.frombuffer(buf, dtype=np.int8)
+
+    def _fill_placements(self, buf: bytearray) -> None:
+        """OGO-01/02/11/12/14/58: write the legal placements into ``buf``.
+
+        One pass over the candidate squares; each (tile, square) gets its score / 8
+        orientation bits from the cached need signatures, then the mask keeps the 8s if
+        any, else the scoring ones if any, else everything.
+        """
+        design = self.design
+        near, far, sigs = self.near, self.far, self.sigs
+        f = self.frontier
+        cands = BIT_SQUARES[f & 0x1FF] + [s + 9 for s in BIT_SQUARES[f >> 9 & 0x1FF]]
+        cands += [s + 18 for s in BIT_SQUARES[f >> 18]]
+        square_lobes = self.config.eight_lobes != "round"
+        table = BITS[square_lobes]
+        xn = x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else None
+        ok_d, ok_t = self.placeable()
+        tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (100, self.tables[self.to_move], ok_t)) if ok]
+        bases: list[int] = []
+        packed: list[int] = []  # score bits | 8 bits << 4, per (square, tile)
+        union = 0
+        for s in cands:
+            sig = sigs[s]
+            if sig < 0:
+                sig = sigs[s] = signature(near, far, s)
+            row = 8 * sig
+            xs = xn.get(s) if xn else None
+            for t, d in tiles:
+                v = table[row + d]
+                if xs is not None:
+                    v |= eight_bits_from_x(xs, d) << 4
+                union |= v
+                bases.append(t + 4 * s)
+                packed.append(v)
+        self._closing = dict(zip(bases, packed, strict=True))  # bits & 15 | bits >> 4 = closes
+        if self.config.head_in_the_clouds or self.drawn == Z0:
+            union = 0
+        if union & 0xF0:  # must 8 (OGO-12)
+            for base, v in zip(bases, packed, strict=True):
+                buf[base : base + 4] = ROT_BYTES[v >> 4]
+        elif union:  # must score (OGO-11)
+            for base, v in zip(bases, packed, strict=True):
+                buf[base : base + 4] = ROT_BYTES[v & 15]
+        else:
+            for base in bases:
+                buf[base : base + 4] = ROT_BYTES[15]
 
     def placement_options(self) -> list[tuple[int, int, int, int, tuple[int, ...]]]:
         """Per candidate square and placeable tile: (t, square, score bits, 8 bits, points).
@@ -213,19 +260,13 @@ class State(GameState):
     def closes_something(self, t: int, sq: int, k: int) -> bool:
         """Whether the placement just applied (known to the mask) closes a shape or an 8."""
         bits = self._closing.get(100 * t + 4 * sq)
-        return bits is None or bool(bits >> k & 1)
+        return bits is None or bool((bits | bits >> 4) >> k & 1)
 
     def placement_indices(self) -> list[int]:
         """OGO-01/02/11/12/14/58: the legal placement indices."""
-        opts = self.placement_options()
-        self._closing = {100 * t + 4 * s: score | eight for t, s, score, eight, _p in opts}
-        free = self.config.head_in_the_clouds or self.drawn == Z0
-        any8 = not free and any(o[3] for o in opts)
-        anyscore = not free and any(o[2] for o in opts)
-        idx: list[int] = []
-        for t, s, score, eight, _pts in opts:
-            idx.extend(PLACE_INDEX[25 * t + s][eight if any8 else (score if anyscore else 15)])
-        return idx
+        buf = bytearray(A.N_ACTIONS)
+        self._fill_placements(buf)
+        return [i for i in range(200) if buf[i]]
 
     def apply(self, action: int) -> None:
         if self.phase == OVER:

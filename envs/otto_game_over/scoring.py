@@ -12,7 +12,9 @@ checks all of this against :func:`geometry.closed_shapes` on random boards.
 
 from __future__ import annotations
 
-from envs.otto_game_over.geometry import EMPTY, LOBES, NEAR, OTHERS, SLOT_SQUARE, X_DESIGNS, B, Q, S
+import numpy as np
+
+from envs.otto_game_over.geometry import D10, EMPTY, F12, LOBES, NEAR, OTHERS, SLOT_SQUARE, X_DESIGNS, B, Q, S
 
 OTHERS_T: tuple[tuple[int, int, int], ...] = tuple(
     (int(a), int(b), int(c)) for a, b, c in OTHERS.tolist()
@@ -95,24 +97,28 @@ XNeeds = dict[int, list[list[tuple[int, int]]]]
 def x_needs(near: list[int], design: list[int], rot: list[int], square_lobes: bool) -> XNeeds:
     """For each X tile whose 8 lacks exactly one square: what that square must bring."""
     out: XNeeds = {}
-    for x, d in enumerate(design):
-        if d not in X_DESIGNS:
-            continue
-        squares: set[int] = set()
+    for x in [x for x, d in enumerate(design) if d in (D10, F12)]:
+        square = -1
         needs: list[tuple[int, int]] = []
-        for c in LOBES[4 * d + rot[x]]:
+        for c in LOBES[4 * design[x] + rot[x]]:
             slots = OTHERS_T[4 * x + c]
-            filled = {near[s] for s in slots if near[s] != EMPTY}
-            kind = filled.pop() if len(filled) == 1 else -1
-            if kind != S and not (square_lobes and kind == Q):
+            ka, kb, kc = near[slots[0]], near[slots[1]], near[slots[2]]
+            kind = ka or kb or kc  # the lobe's kind: every filled slot must hold it
+            if (kind != S and not (square_lobes and kind == Q)) or not (
+                ka in (EMPTY, kind) and kb in (EMPTY, kind) and kc in (EMPTY, kind)
+            ):
                 break
-            for s in slots:
-                if near[s] == EMPTY:
-                    squares.add(SLOT_SQUARE[s])
-                    needs.append((s % 4, kind))
+            for slot in slots:
+                if near[slot] == EMPTY:
+                    sq = SLOT_SQUARE[slot]
+                    if square not in (-1, sq):
+                        square = -2  # two or more squares missing
+                    elif square != -2:
+                        square = sq
+                    needs.append((slot % 4, kind))
         else:
-            if len(squares) == 1:
-                out.setdefault(squares.pop(), []).append(needs)
+            if square >= 0:
+                out.setdefault(square, []).append(needs)
     return out
 
 
@@ -125,3 +131,34 @@ def eight_bits_from_x(needs_list: list[list[tuple[int, int]]], d: int) -> int:
             b &= NEAR_BITS[d][c][kind]
         bits |= b
     return bits
+
+
+def _bits_table(square_lobes: bool) -> tuple[int, ...]:
+    """BITS[sig*8 + d] = score bits | 8 bits << 4 of design ``d`` at signature ``sig``.
+
+    The same as :func:`outcome` for every signature, built with numpy at import so the
+    mask reads one list entry per (square, tile) instead of calling a memoised function.
+    """
+    from envs.otto_game_over.geometry import FAR_ARR, NEAR_ARR
+
+    sigs = np.arange(6**4)
+    needs = np.stack([(sigs // 6**c) % 6 for c in range(4)], axis=1)  # [sig, corner]
+    near_need = np.array([0, S, Q])[needs // 2]
+    far_need = needs % 2 == 1
+    # [sig, design, k, corner]
+    near_hit = (near_need[:, None, None, :] != 0) & (NEAR_ARR[None] == near_need[:, None, None, :])
+    far_hit = far_need[:, None, None, :] & (FAR_ARR[None] == B)
+    score = (near_hit | far_hit).any(axis=3)  # [sig, design, k]
+    lobe_ok = (near_need == S) | ((near_need == Q) if square_lobes else False)  # [sig, corner]
+    eight = np.zeros_like(score)
+    for d in X_DESIGNS:
+        for k in range(4):
+            lobes = list(LOBES[4 * d + k])
+            eight[:, d, k] = lobe_ok[:, lobes].all(axis=1)
+    weights = 1 << np.arange(4)
+    packed = (score * weights).sum(axis=2) | ((eight * weights).sum(axis=2) << 4)
+    return tuple(int(x) for x in packed.reshape(-1))
+
+
+#: BITS[square_lobes][sig*8 + d]: packed score / 8 orientation bits (see :func:`_bits_table`)
+BITS: tuple[tuple[int, ...], tuple[int, ...]] = (_bits_table(False), _bits_table(True))
