@@ -123,12 +123,14 @@ the closest pods to a free enemy base). Measured with ``envs.core.arena.play_mat
 seats alternating, default parameters: heuristic vs random 500/500 wins in basic and
 500/500 in x_fast, 494 W / 5 D / 1 L in x_classic; greedy vs random 280 W / 17 D / 203 L (basic).
 
-**Speed** (uniform random play, median of 3 rounds interleaved with PettingZoo
-``connect_four_v3.env()`` in the same process, which ran 9,000 agent steps/s): through
-``env()`` basic 13,500 steps/s (1.5x connect_four), x_fast 11,300 (1.25x), x_classic 10,900
-(1.2x); engine alone (legal_mask + apply + random choice) basic 50,000 (5.5x), x_fast 44,000,
-x_classic 43,000 (4.8x). The observation build (about 40% of an env step) and the wrapper
-stack dominate; legal masks are recomputed per step from neighbour tables and cached.
+**Speed** (uniform random play, ``eightfold bench --games octi --seconds 3``, which runs
+PettingZoo ``connect_four_v3.env()`` as the reference row in the same run; X rows with
+``max_turns=60``; two runs on a loaded 2-core machine): through ``env()`` basic 2.0-2.2x
+connect_four, x_fast 1.9-2.1x, x_classic 1.65-1.9x; engine alone (legal_mask + apply +
+random choice) basic 7.4-7.8x, x_fast 5.3-5.8x, x_classic 5.3-5.7x. Observations keep
+their pod planes per observer and update only the pods that changed since the last call
+(``encode.PodPlanes``; byte-identical to a full rebuild); legal masks are computed once per
+position from neighbour tables.
 
 **Version history**
 
