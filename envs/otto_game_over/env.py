@@ -127,10 +127,14 @@ start-of-turn cards on a re-dealt state). Measured with ``envs.core.arena.play_m
 353 W / 48 D / 99 L (win rate 0.706); whole games to 24 (200 games) 187 W / 13 L (0.935);
 greedy vs random, one match, 500 games: 250 W / 32 D / 218 L (0.50).
 
-Speed (random play, 2 players, a loaded 2-core machine, same minute): ~3,000-5,300
-agent-steps/s through ``env()`` against ~2,800-6,300 for PettingZoo ``connect_four_v3``
-(ratio 0.85-1.1); engine alone (mask + observe + apply) ~4,000-5,000 steps/s. The
-must-score mask judges each candidate from cached slot signatures (incremental, no re-trace).
+Speed (random play, 2 players, ``eightfold bench --games otto_game_over --seconds 3`` and
+alternating 0.7 s runs against PettingZoo ``connect_four_v3`` in the same process, on a
+loaded shared 2-core machine, so only same-run ratios mean anything): ``env()`` 0.95-1.3x
+``connect_four_v3``, engine alone (mask + apply) 1.8-2.5x. Per step, quiet moments: observe
+~15 us, placement mask ~20-30 us, apply ~15-20 us. The must-score / must-8 mask reads one
+precomputed table entry per (candidate square, tile) from cached slot signatures
+(``scoring.BITS``, no re-trace) and fills a bytearray by 4-byte slices; the board planes of
+the observation are kept up to date by ``flow.set_tile``.
 
 Version history
 ---------------
