@@ -58,6 +58,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self._has_infos = type(self.game).infos is not Game.infos
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._state: GameState | None = None
+        self._mask: np.ndarray | None = None
         self._np_random_seed: int | None = None
 
     # ----------------------------------------------------------------- spaces
@@ -97,6 +98,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             # PettingZoo's api_test probes reset(seed=0, options={"options": 1}); the key is reserved
             options = {k: v for k, v in options.items() if k != "options"}
         self._state = self.game.new_initial_state(rng, options or None)
+        self._mask = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -149,6 +151,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
+        self._mask = None
         self.state.apply(int(action))
         self._update_after_move()
         if self.render_mode == "human":
@@ -164,10 +167,16 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             and not (self.terminations.get(agent) or self.truncations.get(agent))
             and state.current_player() == seat
         ):
-            mask = state.legal_mask()
+            mask = self.legal_mask().copy()
         else:
             mask = self._zero_mask.copy()
         return {"observation": obs, "action_mask": mask}
+
+    def legal_mask(self) -> np.ndarray:
+        """The engine's mask for the player to act, computed once per position (do not mutate)."""
+        if self._mask is None:
+            self._mask = self.state.legal_mask()
+        return self._mask
 
     # ----------------------------------------------------------------- render
     def render(self) -> Any:
@@ -243,7 +252,7 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         self._has_updated = True
         if dead:
             raw.step(action)
-        elif not raw.state.legal_mask()[action]:
+        elif not raw.legal_mask()[action]:
             self._end_by_illegal_action(agent)
         else:
             raw.step(action)
