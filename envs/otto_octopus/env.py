@@ -177,16 +177,21 @@ Solo, mean final score over 1000 games: random -39.1, greedy +64.7, heuristic +6
 
 Speed
 -----
-Random play through ``env()`` (``reset`` / ``last`` / ``step``), measured interleaved with
-PettingZoo ``connect_four_v3`` ``env()`` in one process on a shared 2-core machine under
-heavy load (absolute numbers are depressed; the ratio is the figure to read):
-otto_octopus 4853 vs connect_four 3504 agent-steps/s = **1.39x** (twice: 1.39, 1.39).
-Per step, about 40% is the engine (apply incl. automatic steps, observation, mask), the
-rest the shared adapter and PettingZoo's wrappers. What makes it fast: the placement
+Random play through ``env()`` (``reset`` / ``last`` / ``step``), as agent-steps/s relative
+to PettingZoo ``connect_four_v3`` ``env()`` on a shared, heavily loaded 2-core machine
+(absolute numbers depressed and noisy; the ratio is the figure to read). Measured
+interleaved in one process (12 rounds of 0.4 s each: connect_four, otto ``env()``, otto
+engine, connect_four; median of the per-round ratios): ``env()`` **1.60x** (rounds 1.25 -
+1.79), engine alone (``legal_mask`` + ``apply``) 3.2x; the previous release measured
+1.39x / 2.8x the same way. ``eightfold bench --games otto_octopus --seconds 3`` gave
+1.30 - 1.97 for ``env()`` across runs on the same code (load varied). About half of an
+``env()`` step is now the shared adapter and wrappers. What makes it fast: the placement
 table (legal squares per kind, hand-independent) is built once per board from 64-bit
-int square sets and shared by every mask and clone; the 27 board planes of the
-observation are updated incrementally on each placement; the pile's kind counts are kept
-in step; masks are cached until the next action.
+int square sets (occupied squares, open tips, last usable exits of unstarted arms: C1-C3
+as a few bit operations per arm) and shared by every mask and clone; the ocean keeps a
+whole observation buffer whose 27 board planes are updated on each placement, so
+``observe`` is one copy plus a few scalar writes; the pile's kind counts are kept in
+step; masks are cached until the next action.
 
 Version history
 ---------------
