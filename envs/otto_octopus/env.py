@@ -181,9 +181,9 @@ Random play through ``env()`` (``reset`` / ``last`` / ``step``), as agent-steps/
 to PettingZoo ``connect_four_v3`` ``env()`` on a shared, heavily loaded 2-core machine
 (absolute numbers depressed and noisy; the ratio is the figure to read). Measured
 interleaved in one process (12 rounds of 0.4 s each: connect_four, otto ``env()``, otto
-engine, connect_four; median of the per-round ratios): ``env()`` **1.60x** (rounds 1.25 -
-1.79), engine alone (``legal_mask`` + ``apply``) 3.2x; the previous release measured
-1.39x / 2.8x the same way. ``eightfold bench --games otto_octopus --seconds 3`` gave
+engine, connect_four; median of the per-round ratios): ``env()`` **1.57 - 1.60x** (two
+runs; single rounds 1.25 - 1.79), engine alone (``legal_mask`` + ``apply``) 3.1 - 3.2x; the
+previous release measured 1.39 - 1.41x / 2.75x the same way, with the same core adapter. ``eightfold bench --games otto_octopus --seconds 3`` gave
 1.30 - 1.97 for ``env()`` across runs on the same code (load varied). About half of an
 ``env()`` step is now the shared adapter and wrappers. What makes it fast: the placement
 table (legal squares per kind, hand-independent) is built once per board from 64-bit
