@@ -56,7 +56,8 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         }
         # games that add no infos skip the per-step call
         self._has_infos = type(self.game).infos is not Game.infos
-        self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self.n_actions: int = self.game.num_actions
+        self._zero_mask = np.zeros(self.n_actions, dtype=np.int8)
         self._state: GameState | None = None
         self._mask: np.ndarray | None = None
         self._np_random_seed: int | None = None
@@ -246,9 +247,10 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             return
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
-        assert (action is None and dead) or raw.action_spaces[agent].contains(action), (
-            "action is not in action space"
+        in_space = (type(action) is int and 0 <= action < raw.n_actions) or (
+            action is not None and raw.action_spaces[agent].contains(action)
         )
+        assert (action is None and dead) or in_space, "action is not in action space"
         self._has_updated = True
         if dead:
             raw.step(action)
