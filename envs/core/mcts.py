@@ -29,6 +29,9 @@ Design
   ``depth`` caps a rollout; then the fallback evaluation is ``game.evaluate(state)`` when
   the game defines such a method (expected ``float64[num_players]`` in return units),
   otherwise the returns paid so far.
+* **Prior** (optional, ``prior=heuristic``): a scoring bot's scores of a new node's legal
+  actions, scaled to [-1, 0], pick the first expansion and add a progressive bias
+  ``bias * b / (visits + 1)`` that fades as the edge is visited.
 * **Budget**: ``sims`` simulations per move, or ``time`` seconds per move (not
   reproducible), or both (whichever ends first).
 * **Cost**: one ``resample_hidden`` (a clone) per simulation; the tree walk and the
