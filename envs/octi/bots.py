@@ -15,12 +15,11 @@ Octi has no hidden information, so the bots read the engine state directly (a
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, RandomBot, ScoringBot
-from envs.core.game import Game, GameState
+from envs.core.bots import BotFactory, RandomBot, ScoringBot
+from envs.core.game import GameState
 from envs.octi.board import SET_BITS, Geometry
 from envs.octi.rules import OVER, State
 
@@ -182,16 +181,4 @@ class HeuristicBot(ScoringBot):
         return value - 4.0 * _exposed(nxt, player)
 
 
-def _random(game: Game[Any, Any], **params: Any) -> Bot:
-    return RandomBot(game, **params)
-
-
-def _greedy(game: Game[Any, Any], **params: Any) -> Bot:
-    return GreedyBot(game, **params)
-
-
-def _heuristic(game: Game[Any, Any], **params: Any) -> Bot:
-    return HeuristicBot(game, **params)
-
-
-BOTS = {"random": _random, "greedy": _greedy, "heuristic": _heuristic}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}

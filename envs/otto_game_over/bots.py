@@ -233,16 +233,4 @@ def _is_quantum(a: int) -> bool:
     return A.CARD_BASE <= a < A.CARD_INFINITY and A.E_QUANTUM <= e < A.E_ALIEN
 
 
-def _random(game: Game[Any, Any], **params: Any) -> Bot:
-    return RandomBot(game, **params)
-
-
-def _greedy(game: Game[Any, Any], **params: Any) -> Bot:
-    return GreedyBot(game, **params)
-
-
-def _heuristic(game: Game[Any, Any], **params: Any) -> Bot:
-    return HeuristicBot(game, **params)
-
-
-BOTS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy, "heuristic": _heuristic}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}

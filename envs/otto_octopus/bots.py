@@ -7,12 +7,10 @@ board (``Ocean.points``), so no simulation (and no re-dealing of hidden tiles) i
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
-from envs.core.game import Game, GameState
+from envs.core.bots import BotFactory, RandomBot, ScoringBot
+from envs.core.game import GameState
 from envs.otto_octopus import board as B
 from envs.otto_octopus.rules import PASS, RETURN_BASE, STOP, SWAP_BASE, State
 
@@ -120,16 +118,4 @@ class HeuristicBot(ScoringBot):
         return value
 
 
-def _random(game: Game[Any, Any], **params: Any) -> Bot:
-    return RandomBot(game, **params)
-
-
-def _greedy(game: Game[Any, Any], **params: Any) -> Bot:
-    return GreedyBot(game, **params)
-
-
-def _heuristic(game: Game[Any, Any], **params: Any) -> Bot:
-    return HeuristicBot(game, **params)
-
-
-BOTS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy, "heuristic": _heuristic}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}

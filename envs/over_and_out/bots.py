@@ -16,12 +16,10 @@ never another hand or the order of a pile.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
-from envs.core.game import Game, GameState
+from envs.core.bots import BotFactory, RandomBot, ScoringBot
+from envs.core.game import GameState
 from envs.over_and_out.cards import BUST, MINUS10, SPIN_OUT, TOP_OUT, TOPSY_TURVY, X2
 from envs.over_and_out.rules import State
 
@@ -84,16 +82,4 @@ class HeuristicBot(ScoringBot):
         return score
 
 
-def _random(game: Game[Any, Any], **params: Any) -> Bot:
-    return RandomBot(game, **params)
-
-
-def _greedy(game: Game[Any, Any], **params: Any) -> Bot:
-    return GreedyBot(game, **params)
-
-
-def _heuristic(game: Game[Any, Any], **params: Any) -> Bot:
-    return HeuristicBot(game, **params)
-
-
-BOTS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy, "heuristic": _heuristic}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}
