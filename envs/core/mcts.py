@@ -37,6 +37,12 @@ Design
 * **Cost**: one ``resample_hidden`` (a clone) per simulation; the tree walk and the
   rollout then mutate that one copy in place.
 * **Reproducibility**: every random draw comes from the ``rng`` passed to :meth:`act`.
+
+Measured (``examples/mcts_strength.py``, 2-player defaults, small samples, seats rotated):
+with random rollouts ``mcts:sims=200`` beats ``random`` but not the ``heuristic`` bots
+(Octi 1/20, Over and Out 6/20, Otto the Octopus 4/20, OTTO Game Over match 8/20): random
+playouts misjudge positions against a purposeful opponent. ``rollout=heuristic`` is the
+stronger setting in Octi (14/24 against ``heuristic``), not in the card games.
 """
 
 from __future__ import annotations
