@@ -126,6 +126,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     games = [get_game(g).name for g in args.games] if args.games else None
     rows = run_bench(games, args.seconds, args.seed)
     print(format_rows(rows))
+    if not any("reference" in r.name for r in rows):
+        print("(no reference row: PettingZoo's connect_four_v3 needs pygame: pip install pygame)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump([r.__dict__ for r in rows], f, indent=2)
@@ -182,14 +184,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_training_commands(sub: Any) -> None:
-    """``train`` and ``eval`` live in :mod:`training.train` / :mod:`training.evaluate`."""
-    import importlib
-    import importlib.util
+OPTIONAL_TRAINING_MODULES = {"yaml", "torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib", "tqdm", "rich"}
 
-    for module in ("training.train", "training.evaluate"):
-        if importlib.util.find_spec(module) is not None:
+
+def _add_training_commands(sub: Any) -> None:
+    """``train`` and ``eval`` live in :mod:`training.train` / :mod:`training.evaluate`; without
+    the ``train`` extra they still appear and say what to install."""
+    import importlib
+
+    for module, command in (("training.train", "train"), ("training.evaluate", "eval")):
+        try:
             importlib.import_module(module).add_parser(sub)
+        except ModuleNotFoundError as exc:
+            if exc.name not in OPTIONAL_TRAINING_MODULES:
+                raise
+            p = sub.add_parser(command, help="(needs the train extra: pip install 'eightfold[train]')")
+            p.add_argument("rest", nargs=argparse.REMAINDER)
+            p.set_defaults(func=_missing_extra(exc.name))
+
+
+def _missing_extra(name: str | None) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        print(
+            f"eightfold {args.command}: needs the '{name}' package: pip install 'eightfold[train]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
