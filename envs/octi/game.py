@@ -87,6 +87,12 @@ class OctiGame(Game[Config, State]):
     def observe(self, state: State, seat: int) -> np.ndarray:
         return encode.observe(state, seat)
 
+    def evaluate(self, state: State) -> np.ndarray:
+        """Static value estimate (zero-sum, in return units) for the MCTS depth cutoff."""
+        from envs.octi.evaluate import evaluate
+
+        return evaluate(state)
+
     def infos(self, state: State, seat: int) -> dict[str, Any]:
         return {}
 

@@ -94,6 +94,13 @@ class OttoGameOverGame(Game[Config, State]):
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
         return encode.resample_hidden(state, seat, rng)
 
+    def evaluate(self, state: State) -> np.ndarray:
+        """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
+        depth cutoff; it reads the whole (determinized) state."""
+        from envs.otto_game_over.evaluate import evaluate
+
+        return evaluate(state)
+
     def infos(self, state: State, seat: int) -> dict[str, Any]:
         info: dict[str, Any] = {
             "match_scores": list(state.match_scores),

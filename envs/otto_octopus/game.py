@@ -106,6 +106,13 @@ class OttoOctopusGame(Game[Config, State]):
         st._mask = None
         return st
 
+    def evaluate(self, state: State) -> np.ndarray:
+        """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
+        depth cutoff; it reads the whole (determinized) state."""
+        from envs.otto_octopus.evaluate import evaluate
+
+        return evaluate(state, *self.reward_range)
+
     def infos(self, state: State, seat: int) -> dict[str, Any]:
         info: dict[str, Any] = {"scores": state.scores[:]}
         if state.over:

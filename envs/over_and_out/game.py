@@ -121,6 +121,13 @@ class OverAndOutGame(Game[Config, State]):
         s._bits = -1
         return s
 
+    def evaluate(self, state: State) -> np.ndarray:
+        """Static value estimate (in return units, summing like the returns) for the MCTS
+        depth cutoff; it reads the whole (determinized) state."""
+        from envs.over_and_out.evaluate import evaluate
+
+        return evaluate(state)
+
     def render_ansi(self, state: State) -> str:
         from envs.over_and_out.render import render_ansi
 
