@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -23,19 +22,9 @@ from envs.core.arena import play_match
 from envs.core.bots import make_bot, parse_bot_spec
 from envs.core.mcts import measure_sims_per_second
 from envs.core.registry import GAMES, get_game
+from training.tournament import wilson
 
 Task = tuple[str, dict[str, Any], str, str, int, int]
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (draws count half)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def landed() -> list[str]:

@@ -26,7 +26,27 @@ class Player(Protocol):
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int: ...
 
 
-class PolicyPlayer:
+class ProbabilityPlayer:
+    """A player defined by ``probabilities(state, seat)`` over the legal actions: it plays the
+    most likely action (``deterministic``) or samples with the caller's ``rng``."""
+
+    deterministic: bool
+    name: str
+
+    def probabilities(self, state: GameState, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        probs = self.probabilities(state, player)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(rng.choice(probs.size, p=probs))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class PolicyPlayer(ProbabilityPlayer):
     """A frozen (Maskable) actor-critic policy playing from the engine state.
 
     It sees exactly what the learner saw in training: ``game.observe(state, seat)`` and
@@ -71,15 +91,6 @@ class PolicyPlayer:
         total = probs.sum()
         out: np.ndarray = probs / total if total > 0 else mask / mask.sum()
         return out
-
-    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        probs = self.probabilities(state, player)
-        if self.deterministic:
-            return int(np.argmax(probs))
-        return int(rng.choice(probs.size, p=probs))
-
-    def __repr__(self) -> str:
-        return f"PolicyPlayer({self.name!r})"
 
 
 def game_bots(entry: Any) -> dict[str, Any]:

@@ -74,8 +74,8 @@ class PairResult:
         }
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion ``k / n``."""
+def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``k / n`` (``k`` may count draws as halves)."""
     if n == 0:
         return (0.0, 1.0)
     p = k / n

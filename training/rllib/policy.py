@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import Game, GameState
+from training.players import ProbabilityPlayer
 from training.rllib.common import CHECKPOINT_DIR, MAIN, find_run_dir, is_rllib_spec, read_meta
 
 __all__ = ["RLlibPolicy", "is_rllib_spec", "read_meta"]
 from training.rllib.env import encode_observation
 
 
-class RLlibPolicy:
+class RLlibPolicy(ProbabilityPlayer):
     """A frozen RLlib ``RLModule`` that picks legal actions from the engine state."""
 
     def __init__(self, module: Any, game: Game[Any, Any], deterministic: bool = False, name: str = "rllib"):
@@ -84,12 +85,3 @@ class RLlibPolicy:
         probs = np.where(mask, probs, 0.0)
         total = probs.sum()
         return probs / total if total > 0 else mask / mask.sum()
-
-    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        probs = self.probabilities(state, player)
-        if self.deterministic:
-            return int(np.argmax(probs))
-        return int(rng.choice(probs.size, p=probs))
-
-    def __repr__(self) -> str:
-        return f"RLlibPolicy({self.name!r})"
