@@ -25,11 +25,11 @@ from envs.otto_game_over.geometry import (
     S,
     X,
 )
+from envs.otto_game_over.position import PHASES
 
 if TYPE_CHECKING:
     from envs.otto_game_over.rules import State
 
-PHASES = ("card", "kidnap", "place", "infinity", "over")
 
 
 def _tile(x: int) -> str:
