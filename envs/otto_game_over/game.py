@@ -78,8 +78,7 @@ class OttoGameOverGame(Game[Config, State]):
         if options is not None:
             if not isinstance(options, Mapping):
                 raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
-            # PettingZoo's api_test probes reset(options={"options": 1}): that key is ignored
-            unknown = sorted(str(k) for k in options if k not in OPTION_KEYS and k != "options")
+            unknown = sorted(str(k) for k in options if k not in OPTION_KEYS)
             if unknown:
                 raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(OPTION_KEYS)}")
             if "position" in options:

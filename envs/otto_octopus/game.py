@@ -75,8 +75,7 @@ class OttoOctopusGame(Game[Config, State]):
             return new_game(self.config, rng)
         if not isinstance(options, Mapping):
             raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
-        # PettingZoo's api_test probes reset(options={"options": 1}); that one key is let through
-        unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS and k != "options")
+        unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
         if "position" in options:

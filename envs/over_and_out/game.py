@@ -74,8 +74,7 @@ class OverAndOutGame(Game[Config, State]):
             return [], []
         if not isinstance(options, Mapping):
             raise ValueError(f"reset options must be a dict, got {options!r}")
-        # PettingZoo's api_test probes reset(options={"options": 1}); that one key is let through
-        unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS and k != "options")
+        unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
         # an option given as None is the same as leaving it out
