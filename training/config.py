@@ -31,6 +31,7 @@ class TrainConfig:
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 1.0, "heuristic": 1.0})
     partner: str | None = None
     seat: int | None = None
+    shaping: float = 0.0
     # MaskablePPO
     learning_rate: float = 3e-4
     n_steps: int = 256
@@ -67,6 +68,8 @@ class TrainConfig:
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        if float(self.shaping) < 0:
+            raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
         if not self.opponents:
             raise ValueError("opponents must name at least one opponent")
         if any(float(w) <= 0 for w in self.opponents.values()):

@@ -30,7 +30,8 @@ def read_monitor(run_dir: Path) -> dict[str, np.ndarray]:
             rec = dict(zip(cols, line.split(","), strict=False))
             try:
                 won = 1.0 if rec.get("outcome") == "win" else 0.0
-                rows.append((float(rec["t"]), float(rec["r"]), int(rec["l"]), won))
+                ret = rec.get("return") or rec["r"]  # the true return (without reward shaping)
+                rows.append((float(rec["t"]), float(ret), int(rec["l"]), won))
             except (KeyError, ValueError):
                 continue
     rows.sort()

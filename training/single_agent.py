@@ -23,6 +23,14 @@ Observations are ``game.observe(state, seat)`` (the same array the AEC env puts 
     obs, info = env.reset(seed=0)              # options={"seat": 1} pins the seat
     obs, r, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
 
+Reward shaping (off by default): ``shaping=k`` adds ``k * (gamma * phi(s') - phi(s))`` to each
+reward, with ``phi(s) = game.evaluate(state)[seat]`` (the game's static evaluation, the one the
+MCTS bot uses; ``phi = 0`` once the learner is out). It is potential-based (Ng, Harada &
+Russell 1999): the shaped episode return differs from the true one by ``-k * phi(s0)`` (plus
+discounting terms), so the optimal policy is unchanged, while the learner gets a signal on
+every step instead of only at the end. ``info["return"]``, ``info["outcome"]`` and every
+evaluation use the true returns.
+
 Seats: ``seat=None`` (default) draws the learner's seat uniformly per episode; an int pins
 it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is played by
 ``partner`` (a player, or a pool to sample from; default: the opponent pool).
@@ -89,6 +97,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         partner: Player | OpponentPool | None = None,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        shaping: float = 0.0,
+        gamma: float = 0.99,
     ) -> None:
         n = game.num_players
         if seat is not None and not 0 <= seat < n:
@@ -97,6 +107,17 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if not isinstance(shaping, (int, float)) or isinstance(shaping, bool) or shaping < 0:
+            raise ValueError(f"shaping must be a number >= 0, got {shaping!r}")
+        if not isinstance(gamma, (int, float)) or isinstance(gamma, bool) or not 0 < gamma <= 1:
+            raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
+        evaluate = getattr(game, "evaluate", None)
+        if shaping and not callable(evaluate):
+            raise ValueError(f"shaping needs the game's evaluate(state); {game.name} has none")
+        self.shaping = float(shaping)
+        self.gamma = float(gamma)
+        self._evaluate = evaluate if shaping else None
+        self._phi = 0.0
         self.game = game
         self.opponents = opponents
         self.partner = partner
@@ -166,6 +187,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             self._done = False
             self._play_others()
             if not self._learner_out():
+                self._phi = self._potential()
                 return self._obs(), self._info()
         raise RuntimeError(f"the game ended before seat {self.seat} could move in {_MAX_REDEALS} deals")
 
@@ -208,10 +230,19 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         now = float(state.returns()[self.seat])
         reward, self._paid = now - self._paid, now
         out = self._learner_out()
+        if self._evaluate is not None:  # potential-based shaping (module docstring)
+            phi = 0.0 if out else self._potential()
+            reward += self.shaping * (self.gamma * phi - self._phi)
+            self._phi = phi
         truncated = out and state.is_terminal() and state.is_truncated()
         terminated = out and not truncated
         self._done = out
         return self._obs(), reward, terminated, truncated, self._info()
+
+    def _potential(self) -> float:
+        if self._evaluate is None:
+            return 0.0
+        return float(self._evaluate(self.state)[self.seat])
 
     def _learner_out(self) -> bool:
         state = self.state

@@ -59,7 +59,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
-        "--backend", choices=["sb3", "rllib"], default="sb3", help="trainer (rllib: pip install 'eightfold[rllib]')"
+        "--backend",
+        choices=["sb3", "rllib"],
+        default="sb3",
+        help="trainer (rllib: pip install 'eightfold[rllib]')",
     )
     from training.rllib.train import add_backend_args  # Ray-free import
 
@@ -115,8 +118,8 @@ def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str) -> Any:
         partner = OpponentPool(fallback=make_player(game, "random", bots), **pool_kw)
     elif cfg.partner:
         partner = make_player(game, cfg.partner, bots)
-    env = SingleAgentEnv(game, pool, seat=cfg.seat, partner=partner)
-    return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement"))
+    env = SingleAgentEnv(game, pool, seat=cfg.seat, partner=partner, shaping=cfg.shaping, gamma=cfg.gamma)
+    return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))
 
 
 def build_vec_env(cfg: TrainConfig, out: Path) -> Any:
@@ -124,7 +127,9 @@ def build_vec_env(cfg: TrainConfig, out: Path) -> Any:
 
     monitor_dir = out / "monitor"
     monitor_dir.mkdir(parents=True, exist_ok=True)
-    fns: list[Any] = [functools.partial(make_env, cfg.to_dict(), i, str(monitor_dir)) for i in range(cfg.n_envs)]
+    fns: list[Any] = [
+        functools.partial(make_env, cfg.to_dict(), i, str(monitor_dir)) for i in range(cfg.n_envs)
+    ]
     if cfg.vec_env == "subproc":
         return SubprocVecEnv(fns, start_method="forkserver")
     return DummyVecEnv(fns)
