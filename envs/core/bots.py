@@ -65,13 +65,20 @@ class ScoringBot(Bot):
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         """Higher is better."""
 
+    def scores(
+        self, state: GameState, player: int, actions: list[int], rng: np.random.Generator
+    ) -> list[float]:
+        """``score`` of each of ``actions`` (a bot may override it to share work between them;
+        the MCTS prior calls this)."""
+        return [self.score(state, player, a, rng) for a in actions]
+
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
         legal = np.flatnonzero(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
         if legal.size == 1:
             return int(legal[0])
-        scores = np.array([self.score(state, player, int(a), rng) for a in legal], dtype=np.float64)
+        scores = np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
         return int(legal[best[rng.integers(best.size)]])
 

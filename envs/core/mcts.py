@@ -100,6 +100,13 @@ from envs.core.bots import Bot, ScoringBot, make_bot
 from envs.core.game import Game, GameState
 
 AUTO_DEPTH = 2  # rollout steps before the game's evaluation when ``depth="auto"``
+#: the core defaults; a game's ``mcts_defaults`` (its tuned settings) override them, and the
+#: parameters of a spec (``mcts:sims=400,c=0.5``) override both
+CORE_DEFAULTS: dict[str, Any] = {
+    "sims": None, "time": None, "rollout": "random", "c": 0.3, "depth": "auto",
+    "epsilon": 0.0, "prior": "none", "bias": 1.0,
+}  # fmt: skip
+_UNSET: Any = object()
 ROLLOUTS_HELP = "'random' or the name of a bot in the game's BOTS table (e.g. 'heuristic')"
 
 
@@ -137,6 +144,10 @@ class MCTSBot(Bot):
     out, ``"full"`` or ``None`` = play out, 0 = evaluate the leaf at once), ``epsilon`` (chance of a
     uniform move in a bot rollout), ``prior`` (``"none"`` or a scoring bot of the game's table
     whose scores order expansions and add a progressive bias) and ``bias`` (its weight).
+
+    Defaults: a game may declare its tuned settings as ``mcts_defaults`` (a dict of these
+    parameters, measured in its doc page); they replace ``CORE_DEFAULTS``, and every parameter
+    given here (or in a spec, ``mcts:c=0.5``) replaces both. ``self.params`` holds the result.
     """
 
     name = "mcts"
@@ -144,16 +155,24 @@ class MCTSBot(Bot):
     def __init__(
         self,
         game: Game[Any, Any],
-        sims: int | None = None,
-        time: float | None = None,
-        rollout: str | Bot = "random",
-        c: float = 0.3,
-        depth: int | str | None = "auto",
-        epsilon: float = 0.0,
-        prior: str | Bot = "none",
-        bias: float = 1.0,
+        sims: Any = _UNSET,
+        time: Any = _UNSET,
+        rollout: Any = _UNSET,
+        c: Any = _UNSET,
+        depth: Any = _UNSET,
+        epsilon: Any = _UNSET,
+        prior: Any = _UNSET,
+        bias: Any = _UNSET,
     ) -> None:
         super().__init__(game)
+        given = {
+            "sims": sims, "time": time, "rollout": rollout, "c": c, "depth": depth,
+            "epsilon": epsilon, "prior": prior, "bias": bias,
+        }  # fmt: skip
+        p = resolve_params(game, {k: v for k, v in given.items() if v is not _UNSET})
+        self.params: dict[str, Any] = p  # the settings in force (for logs and reports)
+        sims, time, rollout, c, depth = p["sims"], p["time"], p["rollout"], p["c"], p["depth"]
+        epsilon, prior, bias = p["epsilon"], p["prior"], p["bias"]
         self.sims: int | None = _positive("sims", sims, int)
         self.time: float | None = _positive("time", time, float)
         if self.sims is None and self.time is None:
@@ -268,7 +287,7 @@ class MCTSBot(Bot):
         if node.bias is None:
             assert self.prior_bot is not None
             base = mover * self.num_actions
-            scores = [self.prior_bot.score(world, mover, k - base, rng) for k in keys]
+            scores = self.prior_bot.scores(world, mover, [k - base for k in keys], rng)
             top, span = max(scores), max(scores) - min(scores)
             node.bias = {
                 k: (sc - top) / span if span > 0 else 0.0 for k, sc in zip(keys, scores, strict=True)
@@ -316,6 +335,24 @@ class MCTSBot(Bot):
             for key, child in root.children.items()
             if base <= key < base + self.num_actions
         }
+
+
+def resolve_params(game: Game[Any, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The settings of an ``mcts`` bot: ``CORE_DEFAULTS`` < ``game.mcts_defaults`` < ``given``.
+
+    A budget given in the spec (``sims`` or ``time``) replaces the game's default budget as a
+    whole, so ``mcts:time=1`` is not also capped by a default ``sims``."""
+    unknown = sorted(set(given) - set(CORE_DEFAULTS))
+    if unknown:
+        raise ValueError(f"mcts: unknown parameter(s) {unknown}; expected {sorted(CORE_DEFAULTS)}")
+    tuned = dict(getattr(game, "mcts_defaults", None) or {})
+    bad = sorted(set(tuned) - set(CORE_DEFAULTS))
+    if bad:
+        raise ValueError(f"{game.name}: mcts_defaults has unknown key(s) {bad}")
+    if "sims" in given or "time" in given:
+        tuned.pop("sims", None)
+        tuned.pop("time", None)
+    return {**CORE_DEFAULTS, **tuned, **given}
 
 
 def share_values(strength: np.ndarray, mean: float, low: float, high: float) -> np.ndarray:

@@ -34,6 +34,10 @@ class OctiGame(Game[Config, State]):
         {"variant": "x_classic", "max_turns": 60},
     )
 
+    #: the ``mcts`` bot's tuned settings here (measured on this doc page): every new node's moves
+    #: ordered and biased by the ``heuristic`` bot's scores, leaves valued by ``evaluate`` at once
+    mcts_defaults: ClassVar[dict[str, Any]] = {"depth": 0, "prior": "heuristic"}
+
     def __init__(self, config: Config | None = None, **params: Any) -> None:
         super().__init__(config, **params)
         c = self.config

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, BotFactory, RandomBot
+from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import (
@@ -129,9 +129,13 @@ class GreedyBot(Bot):
         return int(legal[best[rng.integers(best.size)]])
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(ScoringBot):
     """Rules of thumb: score, never set up the next player (above all not an 8), save with
-    Infinity, and use cards when a simulation says they pay."""
+    Infinity, and use cards when a simulation says they pay.
+
+    Its choice is the best of :meth:`scores` (Quantum Leap moves: a random sample of them);
+    ``scores`` also serves as the MCTS prior (``mcts:prior=heuristic``).
+    """
 
     name = "heuristic"
 
@@ -203,29 +207,50 @@ class HeuristicBot(Bot):
     def _best_card(self, st: State, legal: list[int], rng: np.random.Generator) -> int:
         quantum = [a for a in legal if _is_quantum(a)]
         others = [a for a in legal if not _is_quantum(a) and a != A.NO_CARD]
-        if st.phase == CARD and A.NO_CARD in legal:
-            best_a, best_v = A.NO_CARD, self._after(st, A.NO_CARD, rng) + self.card_margin
-        else:
-            best_a, best_v = legal[0], -1e9
-        for a in others:
-            v = self._after(st, a, rng)
-            if v > best_v:
-                best_a, best_v = a, v
+        if A.NO_CARD in legal:
+            others.insert(0, A.NO_CARD)  # keeping the cards wins ties
+        values = self._card_values(st, others, rng)
         if len(quantum) > QUANTUM_SAMPLE:  # hundreds of moves: try a random sample of them
             quantum = [quantum[i] for i in rng.choice(len(quantum), QUANTUM_SAMPLE, replace=False)]
-        if quantum:
-            team = st.team[st.to_move]
-            base = st.marker_points(team)
-            for a in quantum:
+        tried = others + quantum
+        values += self._card_values(st, quantum, rng)
+        return tried[int(np.argmax(values))]  # the first of the best
+
+    def _card_values(self, st: State, actions: list[int], rng: np.random.Generator) -> list[float]:
+        """Value of each card-phase action (on a state the caller may read whole)."""
+        team = st.team[st.to_move]
+        base = st.marker_points(team)
+        out = []
+        for a in actions:
+            if a == A.NO_CARD:  # chosen outside the card phase only when nothing else is legal
+                out.append(self._after(st, a, rng) + self.card_margin if st.phase == CARD else -1e9)
+            elif not _is_quantum(a):
+                out.append(self._after(st, a, rng))
+            else:
                 sim = st.clone()
                 sim.apply(a)
                 ended = sim.is_terminal() or sim.matches != st.matches
-                v = EIGHT_VALUE if ended and sim.match_scores[team] >= 8 else float(sim.marker_points(team) - base)
-                if ended and sim.match_scores[team] < 8:
-                    v = -EIGHT_VALUE
-                if v > best_v:
-                    best_a, best_v = a, v
-        return best_a
+                if ended:
+                    out.append(EIGHT_VALUE if sim.match_scores[team] >= 8 else -EIGHT_VALUE)
+                else:
+                    out.append(float(sim.marker_points(team) - base))
+        return out
+
+    def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
+        return self.scores(state, player, [action], rng)[0]
+
+    def scores(
+        self, state: GameState, player: int, actions: list[int], rng: np.random.Generator
+    ) -> list[float]:
+        """The values :meth:`act` compares: Infinity phase lowest action first, placements by
+        :meth:`placement_value`, card actions by a simulation on a re-dealt copy."""
+        assert isinstance(state, State)
+        if state.phase == INFINITY:
+            return [-float(a) for a in actions]
+        if state.phase == PLACE:  # reads only the board and the table tiles (public)
+            cache = self._square_cache(state)
+            return [self.placement_value(state, a, cache) for a in actions]
+        return self._card_values(self.game.resample_hidden(state, player, rng), actions, rng)
 
 
 def _is_quantum(a: int) -> bool:

@@ -427,3 +427,48 @@ def test_blind_on_registered_game(name: str) -> None:
         assert not diff, f"{name}: resample_hidden output depends on hidden {diff} (sort before shuffling)"
         bot = MCTSBot(game, sims=16, depth=30)
         assert _search(bot, state, 3) == _search(bot, other, 3)
+
+
+@pytest.mark.parametrize("name", LANDED)
+def test_blind_with_the_games_tuned_defaults(name: str) -> None:
+    """The settings ``mcts`` uses by default in each game (its prior and rollout bots
+    included) are just as blind."""
+    for game, state in _real_positions(name, 2):
+        seat = state.current_player()
+        other = game.resample_hidden(state, seat, np.random.default_rng(42))
+        bot = make_bot(game, "mcts:sims=12", GAMES[name].bots())
+        assert isinstance(bot, MCTSBot)
+        assert _search(bot, state, 5) == _search(bot, other, 5)
+
+
+# ------------------------------------------------------------------ per-game defaults
+class _TunedNim(NimGame):
+    mcts_defaults = {"sims": 50, "c": 0.9, "depth": 0}
+
+
+def test_game_defaults_apply_and_spec_parameters_win() -> None:
+    game = _TunedNim(stones=9)
+    bot = make_bot(game, "mcts", {})
+    assert isinstance(bot, MCTSBot)
+    assert (bot.sims, bot.c, bot.depth, bot.time) == (50, 0.9, 0, None)
+    assert bot.params["rollout"] == "random"  # not tuned: the core default
+    bot = make_bot(game, "mcts:c=0.2,depth=full", {})
+    assert (bot.sims, bot.c, bot.depth) == (50, 0.2, None)  # type: ignore[attr-defined]
+    bot = make_bot(game, "mcts:time=0.01", {})  # a budget in the spec replaces the tuned budget
+    assert (bot.sims, bot.time) == (None, 0.01)  # type: ignore[attr-defined]
+
+
+def test_bad_game_defaults_are_reported() -> None:
+    class Broken(NimGame):
+        mcts_defaults = {"simz": 5}
+
+    with pytest.raises(ValueError, match="mcts_defaults"):
+        MCTSBot(Broken())
+
+
+@pytest.mark.parametrize("name", LANDED)
+def test_registered_defaults_are_valid(name: str) -> None:
+    game: Game[Any, Any] = GAMES[name].game_class()()
+    bot = make_bot(game, "mcts", GAMES[name].bots())
+    assert isinstance(bot, MCTSBot)
+    assert set(bot.params) >= set(getattr(game, "mcts_defaults", {}) or {})
