@@ -472,3 +472,24 @@ def test_registered_defaults_are_valid(name: str) -> None:
     bot = make_bot(game, "mcts", GAMES[name].bots())
     assert isinstance(bot, MCTSBot)
     assert set(bot.params) >= set(getattr(game, "mcts_defaults", {}) or {})
+
+
+def test_progressive_widening_admits_the_priors_best_moves_first() -> None:
+    """With ``widen`` a node visited n times considers only its ceil(w * sqrt(n + 1)) best
+    moves by the prior: with w small the root never tries the prior's worst move."""
+    game = NimGame(stones=30)
+    state = game.new_initial_state(np.random.default_rng(0))
+
+    class Ranked(ScoringBot):  # prefers taking 1, then 2, then 3 stones
+        def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
+            return -float(action)
+
+    bot = MCTSBot(game, sims=3, prior=Ranked(game), widen=1.0)
+    root = bot.search(state, 0, np.random.default_rng(0))
+    assert set(bot.root_stats(root, 0)) == {0, 1}  # ceil(sqrt(n + 1)) <= 2 for n < 3
+    plain = MCTSBot(game, sims=3, prior=Ranked(game))
+    assert set(plain.root_stats(plain.search(state, 0, np.random.default_rng(0)), 0)) == {0, 1, 2}
+    with pytest.raises(ValueError, match="widen needs a prior"):
+        MCTSBot(game, widen=1.0)
+    with pytest.raises(ValueError, match="widen"):
+        MCTSBot(game, prior=Ranked(game), widen=-1.0)
