@@ -108,6 +108,14 @@ top-out as an attack with an escape in reserve). Measured with ``envs.core.arena
 | greedy vs random | 0.874 | 0.702 |
 | heuristic vs greedy | 0.540 | 0.264 |
 
+**MCTS** (``mcts``, ``envs/core/mcts.py``; no per-game defaults: the core ones, depth-2 random
+rollouts then ``evaluate``: chips, escape cards, the mover's unavoidable risk). N = 2, seats
+rotated, 100 games each (``examples/mcts_strength.py --seed 3``): ``mcts:sims=200`` against
+random 0.890, greedy 0.500, heuristic 0.470; every setting tried with heuristic priors or
+rollouts stayed at 0.40-0.48. The ceiling is low: the same search *reading every hand and the
+deck order* (an oracle, not a bot) wins only 0.775 [0.625, 0.877] of 40 games against
+``heuristic`` at 200 simulations, and ``heuristic`` itself beats ``greedy`` only 0.540.
+
 **Speed** (random play, this 2-core machine, shared; ``eightfold bench``, ratios to
 ``connect_four_v3.env()`` measured in the same run): ``env()`` (N = 4) ~3.5-4x, the engine alone
 (``legal_mask`` + ``apply``) ~13-18x. Per agent step of ``env()`` the observation costs ~8 us,
