@@ -64,11 +64,14 @@ otto_octopus       depth=2,prior=heuristic                                  200 
 otto_octopus       rollout=greedy,depth=6,prior=heuristic                   100  0.505   [0.409, 0.601]
 otto_octopus       ``sims=1000``,depth=0,prior=heuristic                    100  0.480   [0.385, 0.577]
 otto_octopus       evaluate + 0.5 x best placement of each hand (trial)     200  0.520   [0.451, 0.588]
+otto_octopus       depth=0,prior=heuristic,widen=1                          200  0.512   [0.444, 0.581]
 over_and_out       core defaults (*default*)                                 40  0.450   [0.307, 0.602]
 over_and_out       c=0.3,rollout=heuristic,depth=4,prior=heuristic           40  0.475   [0.329, 0.625]
 over_and_out       c=0.7,rollout=heuristic,depth=full                        40  0.300   [0.181, 0.454]
-otto_game_over     core defaults (*default*)                                 40  0.500   [0.352, 0.648]
-otto_game_over     depth=0,prior=heuristic                                   40  0.475   [0.329, 0.625]
+otto_game_over     core defaults                                             40  0.500   [0.352, 0.648]
+otto_game_over     core defaults (another seed)                             200  0.350   [0.287, 0.418]
+otto_game_over     *default* depth=0,prior=heuristic                         40  0.475   [0.329, 0.625]
+otto_game_over     *default* depth=0,prior=heuristic (another seed)         200  0.545   [0.476, 0.613]
 otto_game_over     core defaults, ``episode="game"`` (whole games)           20  0.300   [0.145, 0.519]
 =================  =====================================================  =====  ======  ==============
 
@@ -79,7 +82,9 @@ deck order and future chance; ``sims=200``): Over and Out ``rollout=heuristic,de
 passes 70% against ``heuristic``, so an honest bot cannot be expected to; in Otto the Octopus
 knowing one's next tiles is worth everything, and every honest setting tried (five times the
 simulations included) ends within noise of 0.52: the search adds little to the ``heuristic``
-prior there. The 70% goal is reached in Octi only.
+prior there. In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
+threats, which 200 simulations spread over ~80 moves cannot), at about four times the cost per
+simulation. The 70% goal is reached in Octi only.
 
 Simulations per second: ``eightfold bench --mcts`` (one core, each game's defaults).
 """
