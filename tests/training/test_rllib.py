@@ -193,3 +193,9 @@ def test_frozen_opponent_mode(ray_local: Any, tmp_path: Path) -> None:
     main, opponent = (RLModule.from_checkpoint(str(modules / m)).get_state() for m in ("main", "opponent"))
     for key, value in main.items():
         np.testing.assert_allclose(np.asarray(value), np.asarray(opponent[key]))
+
+
+def test_shaping_is_refused_not_ignored(tmp_path: Path) -> None:
+    """Reward shaping lives in the SB3 single-agent view; RLlib says so instead of dropping it."""
+    with pytest.raises(ValueError, match="shaping"):
+        train_rllib(_args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "shaping": 1.0})

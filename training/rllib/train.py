@@ -201,6 +201,11 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     ``timesteps``, ``seed``, ``opponents``) plus :func:`add_backend_args`; ``params``: the
     game parameters; ``config``: the resolved training config as a dict.
     """
+    if float(config.get("shaping") or 0.0) > 0:  # the RLlib env pays the true returns only
+        raise ValueError(
+            f"shaping={config['shaping']} is implemented by the SB3 single-agent view only; "
+            "train with --backend sb3, or add --set shaping=0 for RLlib"
+        )
     env_config = make_env_config(args, params, config)
     name = env_config["game"]
     default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
