@@ -80,3 +80,13 @@ def custom(variant: str = "basic", black: tuple[tuple[str, str], ...] = (),
     st._legal = None
     st._ba = None
     return st
+
+
+#: the rulebook's example game (spec S02), in the notation; black wins on move 5
+S02_MOVES = """
+1. prong c2 N / prong d6 S
+2. step c2 N / prong c6 SE
+3. prong b2 NE / step d6 S
+4. prong b2 N / jump c6 SE, spare d5
+5. jump b2 NE, jump d4 N
+"""

@@ -9,15 +9,7 @@ import pytest
 
 from envs.octi.game import OctiGame
 from envs.octi.rules import CAPTURED, RESERVE, Config, State
-from tests.octi.helpers import board, custom, legal, new, play
-
-S02 = """
-1. prong c2 N / prong d6 S
-2. step c2 N / prong c6 SE
-3. prong b2 NE / step d6 S
-4. prong b2 N / jump c6 SE, spare d5
-5. jump b2 NE, jump d4 N
-"""
+from tests.octi.helpers import S02_MOVES, board, custom, legal, new, play
 
 
 def round_trip(st: State) -> State:
@@ -31,7 +23,7 @@ def round_trip(st: State) -> State:
 
 def test_round_trip_after_mid_turn_base_win() -> None:
     """OCT-42: a base win ends the game inside a turn; the finished state still round-trips."""
-    st = play(new(), S02)
+    st = play(new(), S02_MOVES)
     assert st.is_terminal() and list(st.returns()) == [1.0, -1.0]
     back = round_trip(st)
     assert back.is_terminal() and list(back.returns()) == [1.0, -1.0]

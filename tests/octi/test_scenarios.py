@@ -7,15 +7,7 @@ import pytest
 
 from envs.octi.board import DIR_NAMES
 from envs.octi_v0 import env
-from tests.octi.helpers import board, diagram, legal, new, play, turns
-
-S02_MOVES = """
-1. prong c2 N / prong d6 S
-2. step c2 N / prong c6 SE
-3. prong b2 NE / step d6 S
-4. prong b2 N / jump c6 SE, spare d5
-5. jump b2 NE, jump d4 N
-"""
+from tests.octi.helpers import S02_MOVES, board, diagram, legal, new, play, turns
 
 S02_BEFORE_5 = """
 7 .  .  .  .  .  .
