@@ -47,6 +47,11 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     cnn_channels: list[int] = field(default_factory=lambda: [64, 64])
     features_dim: int = 256
+    # behaviour-cloning warm start (training/pretrain.py)
+    pretrain_teacher: str = "heuristic"
+    pretrain_samples: int = 0
+    pretrain_epochs: int = 5
+    pretrain_workers: int = 2
     # self-play
     snapshot_every: int = 25_000
     pool_size: int = 8
@@ -70,6 +75,11 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
         if float(self.shaping) < 0:
             raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
+        for name in ("pretrain_samples", "pretrain_epochs"):
+            if int(getattr(self, name)) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        if int(self.pretrain_workers) < 1:
+            raise ValueError(f"pretrain_workers must be >= 1, got {self.pretrain_workers!r}")
         if not self.opponents:
             raise ValueError("opponents must name at least one opponent")
         if any(float(w) <= 0 for w in self.opponents.values()):

@@ -98,15 +98,11 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
 
 
 # ------------------------------------------------------------------------ envs
-def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str) -> Any:
-    """One monitored single-agent env (top level, so SubprocVecEnv can pickle it)."""
-    import torch
-    from stable_baselines3.common.monitor import Monitor
-
+def build_single_env(cfg_dict: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
+    """The learner's single-agent env of a config (no monitor), with its game and bot table."""
     from training.players import OpponentPool, make_player
     from training.single_agent import SingleAgentEnv
 
-    torch.set_num_threads(1)
     cfg = TrainConfig(**cfg_dict)
     entry = get_game(cfg.env)
     game = entry.game_class()(**cfg.params)
@@ -119,6 +115,16 @@ def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str) -> Any:
     elif cfg.partner:
         partner = make_player(game, cfg.partner, bots)
     env = SingleAgentEnv(game, pool, seat=cfg.seat, partner=partner, shaping=cfg.shaping, gamma=cfg.gamma)
+    return env, game, bots
+
+
+def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str) -> Any:
+    """One monitored single-agent env (top level, so SubprocVecEnv can pickle it)."""
+    import torch
+    from stable_baselines3.common.monitor import Monitor
+
+    torch.set_num_threads(1)
+    env, _game, _bots = build_single_env(cfg_dict)
     return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))
 
 
@@ -216,6 +222,13 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")
     else:
         model = build_model(cfg, vec, out)
+    pretrain_s = 0.0
+    if start_from is None and cfg.pretrain_samples > 0:
+        from training.pretrain import pretrain
+
+        t_pre = time.time()
+        pretrain(model, cfg.to_dict(), out)
+        pretrain_s = time.time() - t_pre
     print(
         f"training {entry.env_id} {cfg.params or ''} on {cfg.n_envs} {cfg.vec_env} envs vs "
         f"{dict(cfg.opponents)}; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels)}",
@@ -233,11 +246,13 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     wall = time.time() - t0
     model.save(out / "model.zip")
     vec.close()
-    write_summary(cfg, out, model.num_timesteps, model.num_timesteps - start_steps, wall)
+    write_summary(cfg, out, model.num_timesteps, model.num_timesteps - start_steps, wall, pretrain_s)
     return out
 
 
-def write_summary(cfg: TrainConfig, out: Path, total: int, steps: int, wall: float) -> None:
+def write_summary(
+    cfg: TrainConfig, out: Path, total: int, steps: int, wall: float, pretrain_s: float = 0.0
+) -> None:
     import os
 
     summary = {
@@ -247,6 +262,8 @@ def write_summary(cfg: TrainConfig, out: Path, total: int, steps: int, wall: flo
         "steps_this_run": steps,
         "wall_s": round(wall, 1),
         "steps_per_s": round(steps / max(wall, 1e-9), 1),
+        "pretrain_s": round(pretrain_s, 1),
+        "total_wall_s": round(wall + pretrain_s, 1),
         "machine": f"{platform.machine()} {os.cpu_count()} CPUs, {platform.python_implementation()} "
         f"{platform.python_version()}",
         "n_envs": cfg.n_envs,

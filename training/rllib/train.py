@@ -206,6 +206,12 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             f"shaping={config['shaping']} is implemented by the SB3 single-agent view only; "
             "train with --backend sb3, or add --set shaping=0 for RLlib"
         )
+    if int(config.get("pretrain_samples") or 0) > 0:  # behaviour cloning fits an SB3 policy
+        raise ValueError(
+            f"pretrain_samples={config['pretrain_samples']} (behaviour-cloning warm start) is "
+            "implemented for the SB3 backend only; train with --backend sb3, or add "
+            "--set pretrain_samples=0 for RLlib"
+        )
     env_config = make_env_config(args, params, config)
     name = env_config["game"]
     default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"

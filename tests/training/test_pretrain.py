@@ -1,0 +1,135 @@
+"""Behaviour-cloning warm start (``pretrain_samples``): demonstrations and the fit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.core.bots import make_bot
+from envs.core.registry import get_game
+from training.config import TrainConfig
+from training.pretrain import agreement, collect_demonstrations, fit, pretrain
+from training.train import build_single_env
+
+
+def _cfg(**kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "env": "over_and_out",
+        "params": {"num_players": 2},
+        "opponents": {"random": 1.0, "heuristic": 1.0},
+        "pretrain_teacher": "heuristic",
+        "gamma": 1.0,
+        "net_arch": [32, 32],
+        "batch_size": 64,
+    }
+    base.update(kw)
+    cfg = TrainConfig(**base)
+    cfg.validate()
+    return cfg.to_dict()
+
+
+def test_demonstrations_are_the_teachers_legal_moves_with_the_true_returns() -> None:
+    cfg = _cfg()
+    demos = collect_demonstrations(cfg, 300, seed=5)
+    n = len(demos)
+    assert n >= 300 and demos.episodes % 16 == 0
+    assert demos.obs.shape[0] == demos.masks.shape[0] == demos.returns.shape[0] == n
+    assert demos.masks[np.arange(n), demos.actions].all(), "every recorded action is legal"
+    again = collect_demonstrations(cfg, 300, seed=5)
+    assert np.array_equal(demos.actions, again.actions) and np.array_equal(demos.obs, again.obs)
+    assert not np.array_equal(demos.actions, collect_demonstrations(cfg, 300, seed=6).actions[:n])
+
+
+def test_collection_does_not_depend_on_the_number_of_workers() -> None:
+    cfg = _cfg()
+    one = collect_demonstrations(cfg, 200, seed=1, workers=1)
+    two = collect_demonstrations(cfg, 200, seed=1, workers=2)
+    assert np.array_equal(one.actions, two.actions)
+    assert np.array_equal(one.returns, two.returns)
+
+
+def test_returns_to_go_are_discounted_sums_of_the_view_rewards() -> None:
+    """Replays the episodes of the schedule and checks each return-to-go against the rewards."""
+    cfg = _cfg(gamma=0.9, shaping=0.5)
+    demos = collect_demonstrations(cfg, 50, seed=2)
+    env, game, bots = build_single_env(cfg)
+    teacher = make_bot(game, "heuristic", bots)
+    seeds = np.random.SeedSequence(2).spawn(demos.episodes)
+    i = 0
+    for ss in seeds:
+        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
+        rng = np.random.default_rng(teacher_seed)
+        env.reset(seed=env_seed)
+        rewards, start, done = [], i, False
+        while not done:
+            a = int(teacher.act(env.state, env.seat, rng))
+            assert a == demos.actions[i]
+            _, r, term, trunc, _ = env.step(a)
+            rewards.append(r)
+            done = term or trunc
+            i += 1
+        expected = [sum(0.9**k * r for k, r in enumerate(rewards[j:])) for j in range(len(rewards))]
+        assert np.allclose(demos.returns[start:i], expected, atol=1e-5)
+    assert i == len(demos)
+
+
+def test_fit_makes_the_policy_agree_with_the_teacher() -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg()
+    demos = collect_demonstrations(cfg, 2000, seed=0)
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [32, 32]}, seed=0, device="cpu")
+    before = agreement(model.policy, demos)
+    log = fit(model.policy, demos, epochs=4, batch_size=64, vf_coef=0.5, max_grad_norm=0.5, seed=0)
+    after = agreement(model.policy, demos)
+    assert after > before + 0.1 and after > 0.8, (before, after)
+    assert log["epochs"][-1]["holdout_agreement"] > 0.8
+    assert log["epochs"][-1]["value_loss"] < log["epochs"][0]["value_loss"] * 1.5
+
+
+def test_pretrain_writes_its_record_and_rejects_a_bad_teacher(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg(pretrain_samples=100, pretrain_epochs=1, pretrain_workers=1)
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    log = pretrain(model, cfg, tmp_path)
+    saved = json.loads((tmp_path / "pretrain.json").read_text())
+    assert saved == log and saved["teacher"] == "heuristic" and saved["samples"] >= 100
+    with pytest.raises(ValueError, match="no_such_bot"):
+        pretrain(model, {**cfg, "pretrain_teacher": "no_such_bot"}, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0)]
+)
+def test_bad_pretrain_options_are_refused(key: str, value: int) -> None:
+    with pytest.raises(ValueError, match=key):
+        TrainConfig(**{key: value}).validate()
+
+
+@pytest.mark.parametrize("name", ["octi", "otto_octopus", "otto_game_over"])
+def test_every_game_collects_and_fits(name: str) -> None:
+    """CNN (Octi) and vector policies alike; a few decisions each."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.policies import policy_kwargs
+
+    params = {"otto_game_over": {"num_players": 2, "episode": "match"}}.get(name, {})
+    cfg = _cfg(env=name, params=params, opponents={"random": 1.0}, pretrain_teacher="greedy")
+    demos = collect_demonstrations(cfg, 20, seed=0)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    shape = get_game(name).game_class()(**params).observation_shape
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    kwargs = policy_kwargs(shape, [16], [8], 32)
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs=kwargs, seed=0, device="cpu")
+    log = fit(model.policy, demos, epochs=2, batch_size=16, vf_coef=0.5, max_grad_norm=0.5, seed=0)
+    assert log["epochs"][-1]["policy_loss"] < log["epochs"][0]["policy_loss"] + 1.0

@@ -1,0 +1,268 @@
+"""Behaviour-cloning warm start: imitate a scripted teacher before MaskablePPO.
+
+A policy that starts from random weights spends most of a short budget rediscovering what
+the game's scripted ``heuristic`` already knows (which placement scores, which card pays).
+With ``pretrain_samples: N`` the run first plays ``N`` learner decisions in the very
+single-agent view PPO will train in (same opponents, same seat draw, same rewards,
+shaping included), with the **teacher** bot (``pretrain_teacher``, any bot spec of the
+game's table) choosing the learner's moves, then fits the fresh policy to them:
+
+* the actor by masked cross-entropy to the teacher's choices (``-log pi(a_teacher | s)``),
+* the critic by regression to the discounted return-to-go the env paid from that step
+  (``vf_coef`` weighs it, as in PPO), so the first PPO updates see a sensible baseline,
+
+for ``pretrain_epochs`` passes of ``batch_size`` minibatches with the policy's own Adam
+optimiser. PPO then starts from that policy; its first self-play snapshot is the cloned
+policy. The teacher only ever sees what its seat may see (bots read ``resample_hidden``
+views), and the demonstrations are seeded from the run's seed.
+
+Collection runs in ``pretrain_workers`` processes (episodes are split by a fixed seed
+schedule, so the demonstrations do not depend on the number of workers). The time spent
+here counts in the run's wall time (``train_summary.json``: ``pretrain_s``).
+
+This is the warm start AlphaStar-style agents use (imitation, then RL); the RL part
+optimises the true (or potential-shaped) game return, so it may move away from the teacher.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+EPISODES_PER_CHUNK = 16
+"""Episodes per collection task: the seed of episode ``e`` is ``seed`` spawned at index ``e``."""
+
+
+@dataclass
+class Demonstrations:
+    """Learner decisions played by the teacher: observations, masks, actions, returns-to-go."""
+
+    obs: np.ndarray  # float32 [N, *observation_shape]
+    masks: np.ndarray  # bool [N, num_actions]
+    actions: np.ndarray  # int64 [N]
+    returns: np.ndarray  # float32 [N]: discounted sum of the env's rewards from this step on
+    episodes: int
+
+    def __len__(self) -> int:
+        return int(self.actions.size)
+
+
+def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations:
+    """Episodes ``first .. first + count - 1`` of the schedule, in one process."""
+    from training.players import make_player
+
+    cfg_dict, seed, first, count = task
+    from training.train import build_single_env
+
+    env, game, bots = build_single_env(cfg_dict)
+    teacher = make_player(game, cfg_dict["pretrain_teacher"], bots)
+    gamma = float(cfg_dict["gamma"])
+    seeds = np.random.SeedSequence(seed).spawn(first + count)[first:]
+    obs_l: list[np.ndarray] = []
+    mask_l: list[np.ndarray] = []
+    act_l: list[int] = []
+    ret_l: list[float] = []
+    for ss in seeds:
+        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
+        rng = np.random.default_rng(teacher_seed)
+        obs, _ = env.reset(seed=env_seed)
+        rewards: list[float] = []
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action = int(teacher.act(env.state, env.seat, rng))
+            obs_l.append(obs)
+            mask_l.append(mask)
+            act_l.append(action)
+            obs, reward, terminated, truncated, _ = env.step(action)
+            rewards.append(float(reward))
+            done = terminated or truncated
+        g = 0.0
+        tail: list[float] = []
+        for r in reversed(rewards):
+            g = r + gamma * g
+            tail.append(g)
+        ret_l.extend(reversed(tail))
+    n = len(act_l)
+    shape = env.observation_space.shape or ()
+    return Demonstrations(
+        obs=np.asarray(obs_l, dtype=np.float32).reshape((n, *shape)),
+        masks=np.asarray(mask_l, dtype=bool).reshape(n, -1),
+        actions=np.asarray(act_l, dtype=np.int64),
+        returns=np.asarray(ret_l, dtype=np.float32),
+        episodes=count,
+    )
+
+
+def collect_demonstrations(
+    cfg_dict: dict[str, Any], samples: int, seed: int, workers: int = 1
+) -> Demonstrations:
+    """At least ``samples`` learner decisions (whole episodes) played by ``pretrain_teacher``.
+
+    Episodes are collected in chunks of :data:`EPISODES_PER_CHUNK` with seeds fixed by
+    ``seed``, in order, until ``samples`` decisions are reached; the result does not depend
+    on ``workers``.
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be >= 1, got {samples}")
+    parts: list[Demonstrations] = []
+    total, first = 0, 0
+    # forkserver: the parent has torch loaded, and a teacher may be a saved model
+    pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver")) if workers > 1 else None
+    try:
+        while total < samples:
+            # a wave of chunks: one per worker; the result is cut at the first chunk that
+            # completes the count, so a wave's extra chunks never change the outcome
+            n_chunks = max(1, workers)
+            tasks = [
+                (cfg_dict, seed, first + i * EPISODES_PER_CHUNK, EPISODES_PER_CHUNK) for i in range(n_chunks)
+            ]
+            first += n_chunks * EPISODES_PER_CHUNK
+            results = list(pool.map(_collect_chunk, tasks)) if pool else [_collect_chunk(t) for t in tasks]
+            for part in results:
+                if total >= samples:
+                    break
+                parts.append(part)
+                total += len(part)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return Demonstrations(
+        obs=np.concatenate([p.obs for p in parts]),
+        masks=np.concatenate([p.masks for p in parts]),
+        actions=np.concatenate([p.actions for p in parts]),
+        returns=np.concatenate([p.returns for p in parts]),
+        episodes=sum(p.episodes for p in parts),
+    )
+
+
+def agreement(policy: Any, demos: Demonstrations, batch: int = 4096) -> float:
+    """Share of the demonstrations where the policy's most likely legal action is the teacher's."""
+    import torch
+
+    hits = 0
+    with torch.no_grad():
+        for i in range(0, len(demos), batch):
+            obs = torch.as_tensor(demos.obs[i : i + batch])
+            dist = policy.get_distribution(obs, action_masks=demos.masks[i : i + batch])
+            best = dist.distribution.probs.argmax(dim=1).numpy()
+            hits += int((best == demos.actions[i : i + batch]).sum())
+    return hits / max(1, len(demos))
+
+
+def fit(
+    policy: Any,
+    demos: Demonstrations,
+    epochs: int,
+    batch_size: int,
+    vf_coef: float,
+    max_grad_norm: float,
+    seed: int,
+    holdout: float = 0.1,
+) -> dict[str, Any]:
+    """Fit ``policy`` (an sb3 ``MaskableActorCriticPolicy``) to ``demos``; returns the log.
+
+    A ``holdout`` share of the episodes' decisions (the last ones) is kept out of training
+    and reported as ``holdout_agreement`` (how often the policy picks the teacher's move).
+    """
+    import torch
+    import torch.nn.functional as F
+
+    n = len(demos)
+    n_train = n - int(round(holdout * n)) if n > 10 else n
+    train_idx = np.arange(n_train)
+    test = Demonstrations(
+        demos.obs[n_train:], demos.masks[n_train:], demos.actions[n_train:], demos.returns[n_train:], 0
+    )
+    rng = np.random.default_rng(seed)
+    obs_t = torch.as_tensor(demos.obs)
+    act_t = torch.as_tensor(demos.actions)
+    ret_t = torch.as_tensor(demos.returns)
+    log: dict[str, Any] = {"samples": n, "train": n_train, "epochs": []}
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        rng.shuffle(train_idx)
+        losses, vlosses = [], []
+        for i in range(0, n_train, batch_size):
+            idx = train_idx[i : i + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(
+                obs_t[idx], act_t[idx], action_masks=demos.masks[idx]
+            )
+            policy_loss = -log_prob.mean()
+            value_loss = F.mse_loss(values.flatten(), ret_t[idx])
+            loss = policy_loss + vf_coef * value_loss
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)
+            policy.optimizer.step()
+            losses.append(policy_loss.item())
+            vlosses.append(value_loss.item())
+        policy.set_training_mode(False)
+        row = {
+            "epoch": epoch + 1,
+            "policy_loss": round(float(np.mean(losses)), 4),
+            "value_loss": round(float(np.mean(vlosses)), 4),
+        }
+        if len(test):
+            row["holdout_agreement"] = round(agreement(policy, test), 4)
+        policy.set_training_mode(True)
+        log["epochs"].append(row)
+    policy.set_training_mode(False)
+    return log
+
+
+def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
+    """Collect ``pretrain_samples`` teacher decisions and fit ``model.policy`` to them.
+
+    Writes ``<out>/pretrain.json`` (sizes, timings, per-epoch losses and held-out agreement)
+    and returns the same record.
+    """
+    from training.players import make_player
+    from training.train import build_single_env
+
+    _env, game, bots = build_single_env(cfg_dict)
+    make_player(game, str(cfg_dict["pretrain_teacher"]), bots)  # a bad teacher spec fails here, clearly
+    t0 = time.time()
+    demos = collect_demonstrations(
+        cfg_dict,
+        int(cfg_dict["pretrain_samples"]),
+        int(cfg_dict["seed"]) + 31337,
+        int(cfg_dict["pretrain_workers"]),
+    )
+    t1 = time.time()
+    print(
+        f"pretraining: {len(demos):,} decisions of {cfg_dict['pretrain_teacher']!r} in {demos.episodes} "
+        f"episodes ({t1 - t0:.0f}s); fitting {cfg_dict['pretrain_epochs']} epochs",
+        flush=True,
+    )
+    log = fit(
+        model.policy,
+        demos,
+        epochs=int(cfg_dict["pretrain_epochs"]),
+        batch_size=int(cfg_dict["batch_size"]),
+        vf_coef=float(cfg_dict["vf_coef"]),
+        max_grad_norm=float(cfg_dict["max_grad_norm"]),
+        seed=int(cfg_dict["seed"]),
+    )
+    log.update(
+        teacher=cfg_dict["pretrain_teacher"],
+        episodes=demos.episodes,
+        collect_s=round(t1 - t0, 1),
+        fit_s=round(time.time() - t1, 1),
+    )
+    last = log["epochs"][-1] if log["epochs"] else {}
+    print(
+        f"pretraining done in {time.time() - t0:.0f}s: policy loss {last.get('policy_loss')}, "
+        f"held-out agreement with the teacher {last.get('holdout_agreement')}",
+        flush=True,
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "pretrain.json").write_text(json.dumps(log, indent=2))
+    return log
