@@ -46,9 +46,24 @@ class Demonstrations:
 
     obs: np.ndarray  # float32 [N, *observation_shape]
     masks: np.ndarray  # bool [N, num_actions]
-    actions: np.ndarray  # int64 [N]
+    actions: np.ndarray  # int64 [N]: the move played
     returns: np.ndarray  # float32 [N]: discounted sum of the env's rewards from this step on
     episodes: int
+    targets: np.ndarray | None = None  # bool [N, num_actions]: the teacher's best moves (None: actions)
+
+    def target_mask(self, idx: Any) -> np.ndarray:
+        """The teacher's set of best moves for the decisions ``idx`` (one-hot of the move played
+        when the teacher gave no set)."""
+        if self.targets is not None:
+            return self.targets[idx]
+        actions = self.actions[idx]
+        out = np.zeros((actions.size, self.masks.shape[1]), dtype=bool)
+        out[np.arange(actions.size), actions] = True
+        return out
+
+    def subset(self, idx: Any) -> Demonstrations:
+        t = None if self.targets is None else self.targets[idx]
+        return Demonstrations(self.obs[idx], self.masks[idx], self.actions[idx], self.returns[idx], 0, t)
 
     def __len__(self) -> int:
         return int(self.actions.size)
@@ -56,19 +71,21 @@ class Demonstrations:
 
 def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations:
     """Episodes ``first .. first + count - 1`` of the schedule, in one process."""
+    from envs.core.bots import ScoringBot
     from training.players import make_player
-
-    cfg_dict, seed, first, count = task
     from training.train import build_single_env
 
+    cfg_dict, seed, first, count = task
     env, game, bots = build_single_env(cfg_dict)
     teacher = make_player(game, cfg_dict["pretrain_teacher"], bots)
+    scoring = isinstance(teacher, ScoringBot)
     gamma = float(cfg_dict["gamma"])
     seeds = np.random.SeedSequence(seed).spawn(first + count)[first:]
     obs_l: list[np.ndarray] = []
     mask_l: list[np.ndarray] = []
     act_l: list[int] = []
     ret_l: list[float] = []
+    best_l: list[np.ndarray] = []
     for ss in seeds:
         env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
         rng = np.random.default_rng(teacher_seed)
@@ -77,7 +94,15 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations
         done = False
         while not done:
             mask = env.action_masks()
-            action = int(teacher.act(env.state, env.seat, rng))
+            if scoring:  # the whole set of best moves is the target; one of them is played
+                assert isinstance(teacher, ScoringBot)
+                best = teacher.best_actions(env.state, env.seat, rng)
+                action = teacher.pick(env.state, best, rng)  # = teacher.act (for ScoringBot.act)
+                target = np.zeros(mask.size, dtype=bool)
+                target[best] = True
+                best_l.append(target)
+            else:
+                action = int(teacher.act(env.state, env.seat, rng))
             obs_l.append(obs)
             mask_l.append(mask)
             act_l.append(action)
@@ -98,6 +123,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations
         actions=np.asarray(act_l, dtype=np.int64),
         returns=np.asarray(ret_l, dtype=np.float32),
         episodes=count,
+        targets=np.asarray(best_l, dtype=bool).reshape(n, -1) if scoring else None,
     )
 
 
@@ -140,20 +166,23 @@ def collect_demonstrations(
         actions=np.concatenate([p.actions for p in parts]),
         returns=np.concatenate([p.returns for p in parts]),
         episodes=sum(p.episodes for p in parts),
+        targets=None if parts[0].targets is None else np.concatenate([p.targets for p in parts]),  # type: ignore[misc]
     )
 
 
 def agreement(policy: Any, demos: Demonstrations, batch: int = 4096) -> float:
-    """Share of the demonstrations where the policy's most likely legal action is the teacher's."""
+    """Share of the demonstrations where the policy's most likely legal action is one of the
+    teacher's best moves (the move it played, for a teacher without scores)."""
     import torch
 
     hits = 0
     with torch.no_grad():
         for i in range(0, len(demos), batch):
-            obs = torch.as_tensor(demos.obs[i : i + batch])
-            dist = policy.get_distribution(obs, action_masks=demos.masks[i : i + batch])
+            idx = np.arange(i, min(i + batch, len(demos)))
+            obs = torch.as_tensor(demos.obs[idx])
+            dist = policy.get_distribution(obs, action_masks=demos.masks[idx])
             best = dist.distribution.probs.argmax(dim=1).numpy()
-            hits += int((best == demos.actions[i : i + batch]).sum())
+            hits += int(demos.target_mask(idx)[np.arange(idx.size), best].sum())
     return hits / max(1, len(demos))
 
 
@@ -169,8 +198,11 @@ def fit(
 ) -> dict[str, Any]:
     """Fit ``policy`` (an sb3 ``MaskableActorCriticPolicy``) to ``demos``; returns the log.
 
-    A ``holdout`` share of the episodes' decisions (the last ones) is kept out of training
-    and reported as ``holdout_agreement`` (how often the policy picks the teacher's move).
+    The actor's loss is ``-log pi(B | s)``, the log of the probability the policy puts on the
+    teacher's set ``B`` of best moves (with one move per decision, the usual cross-entropy):
+    ties are equally good, so the policy may settle on any of them. The critic regresses the
+    returns-to-go. A ``holdout`` share of the decisions (the last ones) is kept out of
+    training and reported as ``holdout_agreement`` (:func:`agreement`).
     """
     import torch
     import torch.nn.functional as F
@@ -178,25 +210,22 @@ def fit(
     n = len(demos)
     n_train = n - int(round(holdout * n)) if n > 10 else n
     train_idx = np.arange(n_train)
-    test = Demonstrations(
-        demos.obs[n_train:], demos.masks[n_train:], demos.actions[n_train:], demos.returns[n_train:], 0
-    )
+    test = demos.subset(np.arange(n_train, n))
     rng = np.random.default_rng(seed)
     obs_t = torch.as_tensor(demos.obs)
-    act_t = torch.as_tensor(demos.actions)
     ret_t = torch.as_tensor(demos.returns)
     log: dict[str, Any] = {"samples": n, "train": n_train, "epochs": []}
-    policy.set_training_mode(True)
     for epoch in range(epochs):
+        policy.set_training_mode(True)
         rng.shuffle(train_idx)
         losses, vlosses = [], []
         for i in range(0, n_train, batch_size):
-            idx = train_idx[i : i + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(
-                obs_t[idx], act_t[idx], action_masks=demos.masks[idx]
-            )
-            policy_loss = -log_prob.mean()
-            value_loss = F.mse_loss(values.flatten(), ret_t[idx])
+            idx = np.sort(train_idx[i : i + batch_size])
+            dist = policy.get_distribution(obs_t[idx], action_masks=demos.masks[idx])
+            log_probs = dist.distribution.logits  # normalised log-probabilities, -inf off the mask
+            best = torch.as_tensor(demos.target_mask(idx))
+            policy_loss = -torch.logsumexp(log_probs.masked_fill(~best, -torch.inf), dim=1).mean()
+            value_loss = F.mse_loss(policy.predict_values(obs_t[idx]).flatten(), ret_t[idx])
             loss = policy_loss + vf_coef * value_loss
             policy.optimizer.zero_grad()
             loss.backward()
@@ -212,7 +241,6 @@ def fit(
         }
         if len(test):
             row["holdout_agreement"] = round(agreement(policy, test), 4)
-        policy.set_training_mode(True)
         log["epochs"].append(row)
     policy.set_training_mode(False)
     return log

@@ -72,15 +72,25 @@ class ScoringBot(Bot):
         the MCTS prior calls this)."""
         return [self.score(state, player, a, rng) for a in actions]
 
-    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+    def best_actions(self, state: GameState, player: int, rng: np.random.Generator) -> list[int]:
+        """The legal actions of the highest score (all of them: ties are equally good)."""
         legal = np.flatnonzero(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
         if legal.size == 1:
-            return int(legal[0])
+            return [int(legal[0])]
         scores = np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)
-        best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        return int(legal[best[rng.integers(best.size)]])
+        return [int(a) for a in legal[scores >= scores.max() - 1e-9]]
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        return self.pick(state, self.best_actions(state, player, rng), rng)
+
+    @staticmethod
+    def pick(state: GameState, best: list[int], rng: np.random.Generator) -> int:
+        """The move :meth:`act` plays from :meth:`best_actions`: a uniform one of them."""
+        if len(best) == 1 and int(np.count_nonzero(state.legal_mask())) == 1:
+            return best[0]  # a forced move draws nothing from rng
+        return best[int(rng.integers(len(best)))]
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:

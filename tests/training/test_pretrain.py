@@ -39,6 +39,10 @@ def test_demonstrations_are_the_teachers_legal_moves_with_the_true_returns() -> 
     assert n >= 300 and demos.episodes % 16 == 0
     assert demos.obs.shape[0] == demos.masks.shape[0] == demos.returns.shape[0] == n
     assert demos.masks[np.arange(n), demos.actions].all(), "every recorded action is legal"
+    assert demos.targets is not None, "a scoring teacher gives its set of best moves"
+    assert demos.targets[np.arange(n), demos.actions].all(), "the move played is one of the best"
+    assert not (demos.targets & ~demos.masks).any(), "best moves are legal"
+    assert (demos.targets.sum(axis=1) > 1).any(), "ties are kept as sets"
     again = collect_demonstrations(cfg, 300, seed=5)
     assert np.array_equal(demos.actions, again.actions) and np.array_equal(demos.obs, again.obs)
     assert not np.array_equal(demos.actions, collect_demonstrations(cfg, 300, seed=6).actions[:n])
