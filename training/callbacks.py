@@ -62,7 +62,9 @@ class BaselineEvalCallback(BaseCallback):
     """Every ``every`` steps, play ``games`` seat-swapped games against each baseline with
     the current policy (greedy action: ``deterministic``); log ``eval/win_rate_<bot>``
     and ``eval/score_<bot>`` to TensorBoard, append a line to ``eval.jsonl`` and save
-    ``best_model.zip`` when the mean score over the baselines improves."""
+    ``best_model.zip`` when the mean score over the baselines improves. ``at_start``: also
+    evaluate the policy PPO starts from (after a behaviour-cloning warm start), so
+    ``best_model.zip`` may be that policy."""
 
     def __init__(
         self,
@@ -74,8 +76,10 @@ class BaselineEvalCallback(BaseCallback):
         out_dir: Path,
         seed: int = 0,
         deterministic: bool = True,
+        at_start: bool = False,
     ) -> None:
         super().__init__()
+        self.at_start = at_start  # also evaluate the starting policy (a pretrained one)
         self.game = game
         self.opponents = {spec: make_player(game, spec, bots) for spec in baselines}
         self.every = every
@@ -90,6 +94,8 @@ class BaselineEvalCallback(BaseCallback):
     def _on_training_start(self) -> None:
         self._last = self.num_timesteps
         self._start = time.time()
+        if self.at_start:
+            self.evaluate()
 
     def _on_step(self) -> bool:
         if self.every > 0 and self.num_timesteps - self._last >= self.every:

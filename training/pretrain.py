@@ -7,7 +7,12 @@ single-agent view PPO will train in (same opponents, same seat draw, same reward
 shaping included), with the **teacher** bot (``pretrain_teacher``, any bot spec of the
 game's table) choosing the learner's moves, then fits the fresh policy to them:
 
-* the actor by masked cross-entropy to the teacher's choices (``-log pi(a_teacher | s)``),
+* the actor by masked cross-entropy to the teacher's choices. A scoring teacher
+  (:class:`~envs.core.bots.ScoringBot`: every ``greedy`` / ``heuristic`` of this suite but
+  OTTO Game Over's ``greedy``) gives its whole set ``B`` of equally best moves, plays a
+  uniform one of them (exactly its ``act``; OTTO Game Over's ``heuristic`` then scores every
+  Quantum Leap instead of its usual sample of 60), and the loss is ``-log pi(B | s)``: half
+  of these decisions have ties, which a single-move target would turn into label noise;
 * the critic by regression to the discounted return-to-go the env paid from that step
   (``vf_coef`` weighs it, as in PPO), so the first PPO updates see a sensible baseline,
 

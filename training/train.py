@@ -178,7 +178,7 @@ def latest_model(out: Path) -> Path | None:
     return ckpts[-1] if ckpts else None
 
 
-def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any) -> list[Any]:
+def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any, pretrained: bool = False) -> list[Any]:
     from stable_baselines3.common.callbacks import CheckpointCallback
 
     from training.callbacks import BaselineEvalCallback, SelfPlayCallback
@@ -188,7 +188,8 @@ def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any) -> list[A
     if cfg.eval_every > 0 and cfg.eval_games > 0:
         cbs.append(
             BaselineEvalCallback(
-                game, bots, cfg.eval_opponents, cfg.eval_every, cfg.eval_games, out, seed=cfg.seed + 7919
+                game, bots, cfg.eval_opponents, cfg.eval_every, cfg.eval_games, out, seed=cfg.seed + 7919,
+                at_start=pretrained,
             )
         )
     groups = [g for g, on in (("self", "self" in cfg.opponents), ("partner", cfg.partner == "self")) if on]
@@ -238,7 +239,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     start_steps, t0 = model.num_timesteps, time.time()
     model.learn(
         remaining,
-        callback=build_callbacks(cfg, out, game, game_bots(entry)),
+        callback=build_callbacks(cfg, out, game, game_bots(entry), pretrained=pretrain_s > 0),
         progress_bar=cfg.progress_bar,
         reset_num_timesteps=start_from is None,
         tb_log_name="ppo",

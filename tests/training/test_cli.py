@@ -73,6 +73,25 @@ def test_train_resume_continues_to_the_new_total(run_dir: Path) -> None:
     assert json.loads((run_dir / "train_summary.json").read_text())["timesteps"] >= 384
 
 
+def test_train_with_a_behaviour_cloning_warm_start(tmp_path: Path) -> None:
+    """``pretrain_samples``: demonstrations are fitted before PPO, the cloned policy is evaluated
+    at step 0 (so ``best_model.zip`` may be it) and the time is in the summary; a resumed run
+    does not clone again."""
+    args = [*tiny_train_args(tmp_path, 128), "--set", "pretrain_samples=64", "--set", "pretrain_epochs=1",
+            "--set", "pretrain_workers=1", "--set", "pretrain_teacher=random"]  # fmt: skip
+    proc = eightfold(*args)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "pretraining done" in proc.stdout
+    record = json.loads((tmp_path / "pretrain.json").read_text())
+    assert record["samples"] >= 64 and record["teacher"] == "random" and len(record["epochs"]) == 1
+    evals = [json.loads(line) for line in (tmp_path / "eval.jsonl").read_text().splitlines()]
+    assert evals[0]["timesteps"] == 0 and len(evals) >= 2
+    summary = json.loads((tmp_path / "train_summary.json").read_text())
+    assert summary["pretrain_s"] >= 0 and summary["total_wall_s"] >= summary["wall_s"]
+    proc = eightfold(*tiny_train_args(tmp_path, 256), "--resume")
+    assert proc.returncode == 0 and "pretraining" not in proc.stdout, proc.stderr[-3000:]
+
+
 def test_train_rejects_a_bad_option(tmp_path: Path) -> None:
     proc = eightfold("train", *env_args(), "--out", str(tmp_path), "--set", "no_such_option=1")
     assert proc.returncode == 2 and "no_such_option" in proc.stderr
