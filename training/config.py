@@ -51,6 +51,7 @@ class TrainConfig:
     pretrain_teacher: str = "heuristic"
     pretrain_samples: int = 0
     pretrain_epochs: int = 5
+    pretrain_rounds: int = 0
     pretrain_workers: int = 2
     # self-play
     snapshot_every: int = 25_000
@@ -75,7 +76,7 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
         if float(self.shaping) < 0:
             raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
-        for name in ("pretrain_samples", "pretrain_epochs"):
+        for name in ("pretrain_samples", "pretrain_epochs", "pretrain_rounds"):
             if int(getattr(self, name)) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         if int(self.pretrain_workers) < 1:

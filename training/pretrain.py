@@ -74,15 +74,20 @@ class Demonstrations:
         return int(self.actions.size)
 
 
-def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations:
-    """Episodes ``first .. first + count - 1`` of the schedule, in one process."""
+def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> Demonstrations:
+    """Episodes ``first .. first + count - 1`` of the schedule, in one process.
+
+    With a ``driver`` (a saved model), the driver's sampled moves are played and the teacher
+    only labels the states (DAgger); otherwise the teacher's own moves are played.
+    """
     from envs.core.bots import ScoringBot
-    from training.players import make_player
+    from training.players import PolicyPlayer, make_player
     from training.train import build_single_env
 
-    cfg_dict, seed, first, count = task
+    cfg_dict, seed, first, count, driver_path = task
     env, game, bots = build_single_env(cfg_dict)
     teacher = make_player(game, cfg_dict["pretrain_teacher"], bots)
+    driver = PolicyPlayer.load(driver_path, game) if driver_path else None
     scoring = isinstance(teacher, ScoringBot)
     gamma = float(cfg_dict["gamma"])
     seeds = np.random.SeedSequence(seed).spawn(first + count)[first:]
@@ -94,6 +99,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations
     for ss in seeds:
         env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
         rng = np.random.default_rng(teacher_seed)
+        driver_rng = np.random.default_rng(env_seed)
         obs, _ = env.reset(seed=env_seed)
         rewards: list[float] = []
         done = False
@@ -111,7 +117,8 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations
             obs_l.append(obs)
             mask_l.append(mask)
             act_l.append(action)
-            obs, reward, terminated, truncated, _ = env.step(action)
+            move = action if driver is None else int(driver.act(env.state, env.seat, driver_rng))
+            obs, reward, terminated, truncated, _ = env.step(move)
             rewards.append(float(reward))
             done = terminated or truncated
         g = 0.0
@@ -133,13 +140,14 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int]) -> Demonstrations
 
 
 def collect_demonstrations(
-    cfg_dict: dict[str, Any], samples: int, seed: int, workers: int = 1
+    cfg_dict: dict[str, Any], samples: int, seed: int, workers: int = 1, driver: str | None = None
 ) -> Demonstrations:
     """At least ``samples`` learner decisions (whole episodes) played by ``pretrain_teacher``.
 
     Episodes are collected in chunks of :data:`EPISODES_PER_CHUNK` with seeds fixed by
     ``seed``, in order, until ``samples`` decisions are reached; the result does not depend
-    on ``workers``.
+    on ``workers``. ``driver``: a saved model whose sampled moves are played while the teacher
+    labels every state (DAgger); ``None``: the teacher plays.
     """
     if samples < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
@@ -153,7 +161,8 @@ def collect_demonstrations(
             # completes the count, so a wave's extra chunks never change the outcome
             n_chunks = max(1, workers)
             tasks = [
-                (cfg_dict, seed, first + i * EPISODES_PER_CHUNK, EPISODES_PER_CHUNK) for i in range(n_chunks)
+                (cfg_dict, seed, first + i * EPISODES_PER_CHUNK, EPISODES_PER_CHUNK, driver)
+                for i in range(n_chunks)
             ]
             first += n_chunks * EPISODES_PER_CHUNK
             results = list(pool.map(_collect_chunk, tasks)) if pool else [_collect_chunk(t) for t in tasks]
@@ -165,13 +174,19 @@ def collect_demonstrations(
     finally:
         if pool is not None:
             pool.shutdown()
+    return concat(parts)
+
+
+def concat(parts: list[Demonstrations]) -> Demonstrations:
+    """The decisions of ``parts``, in order."""
+    targets = [p.targets for p in parts]
     return Demonstrations(
         obs=np.concatenate([p.obs for p in parts]),
         masks=np.concatenate([p.masks for p in parts]),
         actions=np.concatenate([p.actions for p in parts]),
         returns=np.concatenate([p.returns for p in parts]),
         episodes=sum(p.episodes for p in parts),
-        targets=None if parts[0].targets is None else np.concatenate([p.targets for p in parts]),  # type: ignore[misc]
+        targets=None if any(t is None for t in targets) else np.concatenate(targets),  # type: ignore[arg-type]
     )
 
 
@@ -252,50 +267,75 @@ def fit(
 
 
 def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
-    """Collect ``pretrain_samples`` teacher decisions and fit ``model.policy`` to them.
+    """Collect ``pretrain_samples`` teacher decisions and fit ``model.policy`` to them; then
+    ``pretrain_rounds`` DAgger rounds: ``pretrain_samples`` more decisions in which the
+    policy so far plays (sampling its moves) and the teacher labels every state, added to
+    the data, and the fit continued on all of it.
 
-    Writes ``<out>/pretrain.json`` (sizes, timings, per-epoch losses and held-out agreement)
-    and returns the same record.
+    Writes ``<out>/pretrain.json`` (sizes, timings, per-round losses, held-out agreement, and
+    for each DAgger round ``on_policy_agreement``: how often the policy's first choice was
+    one of the teacher's best moves on the states it reached itself, before that round's
+    fit) and returns the same record.
     """
     from training.players import make_player
     from training.train import build_single_env
 
     _env, game, bots = build_single_env(cfg_dict)
     make_player(game, str(cfg_dict["pretrain_teacher"]), bots)  # a bad teacher spec fails here, clearly
+    samples, workers = int(cfg_dict["pretrain_samples"]), int(cfg_dict["pretrain_workers"])
+    seed = int(cfg_dict["seed"]) + 31337
+    teacher = cfg_dict["pretrain_teacher"]
     t0 = time.time()
-    demos = collect_demonstrations(
-        cfg_dict,
-        int(cfg_dict["pretrain_samples"]),
-        int(cfg_dict["seed"]) + 31337,
-        int(cfg_dict["pretrain_workers"]),
-    )
-    t1 = time.time()
+    record: dict[str, Any] = {"teacher": teacher, "rounds": []}
+    parts: list[Demonstrations] = []
+    rounds = int(cfg_dict.get("pretrain_rounds", 0))
+    out.mkdir(parents=True, exist_ok=True)
+    for r in range(rounds + 1):
+        t1 = time.time()
+        driver = None
+        if r > 0:  # DAgger: the policy so far plays, the teacher labels
+            driver = str(out / "pretrain_driver.zip")
+            model.save(driver)
+        new = collect_demonstrations(cfg_dict, samples, seed + r, workers, driver)
+        row: dict[str, Any] = {
+            "round": r,
+            "played_by": "teacher" if r == 0 else "policy",
+            "decisions": len(new),
+        }
+        if r > 0:
+            row["on_policy_agreement"] = round(agreement(model.policy, new), 4)
+        parts.append(new)
+        demos = concat(parts)
+        t2 = time.time()
+        print(
+            f"pretraining round {r}: {len(new):,} decisions played by {row['played_by']}, labelled by "
+            f"{teacher!r} ({t2 - t1:.0f}s)"
+            + (f"; on-policy agreement {row['on_policy_agreement']}" if r > 0 else "")
+            + f"; fitting {cfg_dict['pretrain_epochs']} epochs on {len(demos):,}",
+            flush=True,
+        )
+        log = fit(
+            model.policy,
+            demos,
+            epochs=int(cfg_dict["pretrain_epochs"]),
+            batch_size=int(cfg_dict["batch_size"]),
+            vf_coef=float(cfg_dict["vf_coef"]),
+            max_grad_norm=float(cfg_dict["max_grad_norm"]),
+            seed=int(cfg_dict["seed"]) + r,
+        )
+        row.update(
+            episodes=new.episodes, collect_s=round(t2 - t1, 1), fit_s=round(time.time() - t2, 1), **log
+        )
+        record["rounds"].append(row)
+    if rounds:
+        (out / "pretrain_driver.zip").unlink(missing_ok=True)
+    record["samples"] = sum(len(p) for p in parts)
+    record["seconds"] = round(time.time() - t0, 1)
+    last = record["rounds"][-1]["epochs"][-1] if record["rounds"][-1]["epochs"] else {}
     print(
-        f"pretraining: {len(demos):,} decisions of {cfg_dict['pretrain_teacher']!r} in {demos.episodes} "
-        f"episodes ({t1 - t0:.0f}s); fitting {cfg_dict['pretrain_epochs']} epochs",
-        flush=True,
-    )
-    log = fit(
-        model.policy,
-        demos,
-        epochs=int(cfg_dict["pretrain_epochs"]),
-        batch_size=int(cfg_dict["batch_size"]),
-        vf_coef=float(cfg_dict["vf_coef"]),
-        max_grad_norm=float(cfg_dict["max_grad_norm"]),
-        seed=int(cfg_dict["seed"]),
-    )
-    log.update(
-        teacher=cfg_dict["pretrain_teacher"],
-        episodes=demos.episodes,
-        collect_s=round(t1 - t0, 1),
-        fit_s=round(time.time() - t1, 1),
-    )
-    last = log["epochs"][-1] if log["epochs"] else {}
-    print(
-        f"pretraining done in {time.time() - t0:.0f}s: policy loss {last.get('policy_loss')}, "
+        f"pretraining done in {record['seconds']:.0f}s: policy loss {last.get('policy_loss')}, "
         f"held-out agreement with the teacher {last.get('holdout_agreement')}",
         flush=True,
     )
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "pretrain.json").write_text(json.dumps(log, indent=2))
-    return log
+    (out / "pretrain.json").write_text(json.dumps(record, indent=2))
+    return record

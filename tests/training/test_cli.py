@@ -83,7 +83,8 @@ def test_train_with_a_behaviour_cloning_warm_start(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "pretraining done" in proc.stdout
     record = json.loads((tmp_path / "pretrain.json").read_text())
-    assert record["samples"] >= 64 and record["teacher"] == "random" and len(record["epochs"]) == 1
+    assert record["samples"] >= 64 and record["teacher"] == "random"
+    assert len(record["rounds"]) == 1 and len(record["rounds"][0]["epochs"]) == 1
     evals = [json.loads(line) for line in (tmp_path / "eval.jsonl").read_text().splitlines()]
     assert evals[0]["timesteps"] == 0 and len(evals) >= 2
     summary = json.loads((tmp_path / "train_summary.json").read_text())

@@ -11,6 +11,7 @@ from training.config import CONFIG_DIR, TrainConfig, merge, read_yaml
 from training.players import game_bots, make_player
 
 CONFIGS = sorted(CONFIG_DIR.glob("*.yaml"))
+RESULTS = sorted((CONFIG_DIR.parent / "docs" / "results").glob("*_config.yaml"))
 
 
 def test_there_is_a_config_per_game() -> None:
@@ -27,3 +28,12 @@ def test_config_is_valid_for_its_game(path: Path) -> None:
     for spec in [*cfg.opponents, *cfg.eval_opponents, cfg.pretrain_teacher]:
         if spec != "self":
             make_player(game, spec, bots)  # every named bot exists and takes its parameters
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=lambda p: p.stem)
+def test_published_run_configs_still_load(path: Path) -> None:
+    """The resolved configs of the README's runs (docs/results) are valid with today's options."""
+    data = read_yaml(path)
+    cfg = merge(TrainConfig(), data, str(path))
+    cfg.validate()
+    assert cfg.env == path.stem.removesuffix("_config")

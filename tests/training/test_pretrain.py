@@ -107,12 +107,42 @@ def test_pretrain_writes_its_record_and_rejects_a_bad_teacher(tmp_path: Path) ->
     log = pretrain(model, cfg, tmp_path)
     saved = json.loads((tmp_path / "pretrain.json").read_text())
     assert saved == log and saved["teacher"] == "heuristic" and saved["samples"] >= 100
+    assert [r["played_by"] for r in saved["rounds"]] == ["teacher"]
     with pytest.raises(ValueError, match="no_such_bot"):
         pretrain(model, {**cfg, "pretrain_teacher": "no_such_bot"}, tmp_path)
 
 
+def test_dagger_rounds_let_the_policy_play_and_the_teacher_label(tmp_path: Path) -> None:
+    """``pretrain_rounds``: after the first fit the policy drives, the teacher labels every
+    state it reaches, and the fit continues on all the data."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg(pretrain_samples=150, pretrain_epochs=1, pretrain_workers=1, pretrain_rounds=2)
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    record = pretrain(model, cfg, tmp_path)
+    rounds = record["rounds"]
+    assert [r["played_by"] for r in rounds] == ["teacher", "policy", "policy"]
+    assert all(0.0 <= r["on_policy_agreement"] <= 1.0 for r in rounds[1:])
+    assert rounds[2]["samples"] == sum(r["decisions"] for r in rounds), "each fit sees all rounds so far"
+    assert record["samples"] == rounds[2]["samples"]
+    assert not (tmp_path / "pretrain_driver.zip").exists()
+
+    # a driven collection plays the driver's moves and records the teacher's labels
+    model.save(tmp_path / "driver.zip")
+    driven = collect_demonstrations(cfg, 100, seed=4, driver=str(tmp_path / "driver.zip"))
+    plain = collect_demonstrations(cfg, 100, seed=4)
+    assert driven.targets is not None
+    assert driven.targets[np.arange(len(driven)), driven.actions].all(), "labels are the teacher's best moves"
+    assert not (driven.targets & ~driven.masks).any()
+    assert np.array_equal(driven.obs[0], plain.obs[0]), "same deals"
+    assert len(driven) != len(plain) or not np.array_equal(driven.obs, plain.obs), "other moves played"
+
+
 @pytest.mark.parametrize(
-    ("key", "value"), [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0)]
+    ("key", "value"),
+    [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0), ("pretrain_rounds", -1)],
 )
 def test_bad_pretrain_options_are_refused(key: str, value: int) -> None:
     with pytest.raises(ValueError, match=key):
