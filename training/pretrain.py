@@ -21,6 +21,11 @@ optimiser. PPO then starts from that policy; its first self-play snapshot is the
 policy. The teacher only ever sees what its seat may see (bots read ``resample_hidden``
 views), and the demonstrations are seeded from the run's seed.
 
+``pretrain_rounds: R`` adds R DAgger rounds (Ross, Gordon & Bagnell 2011): the policy fitted so
+far plays ``pretrain_samples`` more decisions (sampling its moves), the teacher labels every
+state it reaches, and the fit continues on all the data, so the policy also learns what to do
+in the positions its own mistakes lead to.
+
 Collection runs in ``pretrain_workers`` processes (episodes are split by a fixed seed
 schedule, so the demonstrations do not depend on the number of workers). The time spent
 here counts in the run's wall time (``train_summary.json``: ``pretrain_s``).
@@ -47,11 +52,11 @@ EPISODES_PER_CHUNK = 16
 
 @dataclass
 class Demonstrations:
-    """Learner decisions played by the teacher: observations, masks, actions, returns-to-go."""
+    """Learner decisions labelled by the teacher: observations, masks, moves, returns-to-go."""
 
     obs: np.ndarray  # float32 [N, *observation_shape]
     masks: np.ndarray  # bool [N, num_actions]
-    actions: np.ndarray  # int64 [N]: the move played
+    actions: np.ndarray  # int64 [N]: the teacher's move (the one played, unless a driver played)
     returns: np.ndarray  # float32 [N]: discounted sum of the env's rewards from this step on
     episodes: int
     targets: np.ndarray | None = None  # bool [N, num_actions]: the teacher's best moves (None: actions)
