@@ -102,9 +102,11 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
     ret_l: list[float] = []
     best_l: list[np.ndarray] = []
     for ss in seeds:
-        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
+        env_seed, teacher_seed, driver_seed = (
+            int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(3)
+        )
         rng = np.random.default_rng(teacher_seed)
-        driver_rng = np.random.default_rng(env_seed)
+        driver_rng = np.random.default_rng(driver_seed)  # its own stream, apart from the deal
         obs, _ = env.reset(seed=env_seed)
         rewards: list[float] = []
         done = False
@@ -247,7 +249,7 @@ def fit(
         for i in range(0, n_train, batch_size):
             idx = np.sort(train_idx[i : i + batch_size])
             dist = policy.get_distribution(obs_t[idx], action_masks=demos.masks[idx])
-            log_probs = dist.distribution.logits  # normalised log-probabilities, -inf off the mask
+            log_probs = dist.distribution.logits  # normalised; masked moves get a huge negative value
             best = torch.as_tensor(demos.target_mask(idx))
             policy_loss = -torch.logsumexp(log_probs.masked_fill(~best, -torch.inf), dim=1).mean()
             value_loss = F.mse_loss(policy.predict_values(obs_t[idx]).flatten(), ret_t[idx])
