@@ -224,7 +224,8 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     else:
         model = build_model(cfg, vec, out)
     pretrain_s = 0.0
-    if start_from is None and cfg.pretrain_samples > 0:
+    pretrained = start_from is None and cfg.pretrain_samples > 0
+    if pretrained:
         from training.pretrain import pretrain
 
         t_pre = time.time()
@@ -239,7 +240,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     start_steps, t0 = model.num_timesteps, time.time()
     model.learn(
         remaining,
-        callback=build_callbacks(cfg, out, game, game_bots(entry), pretrained=pretrain_s > 0),
+        callback=build_callbacks(cfg, out, game, game_bots(entry), pretrained=pretrained),
         progress_bar=cfg.progress_bar,
         reset_num_timesteps=start_from is None,
         tb_log_name="ppo",
