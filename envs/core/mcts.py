@@ -73,6 +73,7 @@ otto_game_over     core defaults (another seed)                             200 
 otto_game_over     *default* depth=0,prior=heuristic                         40  0.475   [0.329, 0.625]
 otto_game_over     *default* depth=0,prior=heuristic (another seed)         200  0.545   [0.476, 0.613]
 otto_game_over     core defaults, ``episode="game"`` (whole games)           20  0.300   [0.145, 0.519]
+otto_game_over     *default* depth=0,prior=heuristic, whole games           16  0.750   [0.505, 0.898]
 =================  =====================================================  =====  ======  ==============
 
 Ceilings (a search that *cheats*: the same UCT on the true state, so it knows every hand, the
