@@ -115,7 +115,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
             if scoring:  # the whole set of best moves is the target; one of them is played
                 assert isinstance(teacher, ScoringBot)
                 best = teacher.best_actions(env.state, env.seat, rng)
-                action = teacher.pick(env.state, best, rng)  # = teacher.act (for ScoringBot.act)
+                action = teacher.pick(best, rng)  # = teacher.act (for ScoringBot.act)
                 target = np.zeros(mask.size, dtype=bool)
                 target[best] = True
                 best_l.append(target)

@@ -83,14 +83,13 @@ class ScoringBot(Bot):
         return [int(a) for a in legal[scores >= scores.max() - 1e-9]]
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        return self.pick(state, self.best_actions(state, player, rng), rng)
+        return self.pick(self.best_actions(state, player, rng), rng)
 
     @staticmethod
-    def pick(state: GameState, best: list[int], rng: np.random.Generator) -> int:
-        """The move :meth:`act` plays from :meth:`best_actions`: a uniform one of them."""
-        if len(best) == 1 and int(np.count_nonzero(state.legal_mask())) == 1:
-            return best[0]  # a forced move draws nothing from rng
-        return best[int(rng.integers(len(best)))]
+    def pick(best: list[int], rng: np.random.Generator) -> int:
+        """The move :meth:`act` plays from :meth:`best_actions`: a uniform one of them
+        (a single best move draws nothing from ``rng``)."""
+        return best[0] if len(best) == 1 else best[int(rng.integers(len(best)))]
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
