@@ -15,15 +15,18 @@ from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import (
     AROUND,
+    D10,
+    F12,
     NEAR,
     NEIGHBOUR_BITS,
+    NO_TILE,
     SHAPE_POINTS,
     VERTEX_OF,
     closed_shapes,
 )
 from envs.otto_game_over.geometry import FAR as FAR_OF
 from envs.otto_game_over.rules import CARD, INFINITY, KIDNAP, PLACE, State
-from envs.otto_game_over.scoring import eight_bits_from_x, outcome, signature, x_needs
+from envs.otto_game_over.scoring import XNeeds, eight_bits_from_x, outcome, signature, x_needs
 
 EIGHT_VALUE = 30.0  # closing an 8 ends the match 8-nil: worth far more than a few points
 QUANTUM_SAMPLE = 60  # Quantum Leap moves tried per decision
@@ -38,6 +41,7 @@ class _Board:
         self.near = list(st.near)
         self.far = list(st.far)
         self.frontier = st.frontier
+        self.occ = st.occ
         self.square_lobes = st.config.eight_lobes != "round"
 
     def place(self, sq: int, d: int, k: int) -> None:
@@ -46,42 +50,66 @@ class _Board:
             slot = 4 * VERTEX_OF[sq][c] + c
             self.near[slot] = NEAR[4 * d + k][c]
             self.far[slot] = FAR_OF[4 * d + k][c]
-        occ = sum(1 << s for s, x in enumerate(self.design) if x >= 0)
-        self.frontier = (self.frontier | NEIGHBOUR_BITS[sq]) & ~occ
+        self.occ |= 1 << sq
+        self.frontier = (self.frontier | NEIGHBOUR_BITS[sq]) & ~self.occ
 
-    def square_best(self, s: int, designs: list[int], xn: dict[int, Any]) -> list[tuple[int, bool]]:
-        """Per design: (best points, closes an 8) of a placement on square ``s``."""
-        sig = signature(self.near, self.far, s)
-        out = []
-        for d in designs:
-            _score, eight, pts = outcome(sig, d, self.square_lobes)
-            if s in xn:
-                eight |= eight_bits_from_x(xn[s], d)
-            out.append((max(pts), eight > 0))
-        return out
+    def square_best(self, s: int, xn: XNeeds) -> SquareBest:
+        """(points, 8s) of the best placement of each design on square ``s``: the designs
+        with points as ``((design, best points), ...)`` and a bit mask of the designs that
+        can close an 8 there."""
+        sparse, eights = _sig_best(signature(self.near, self.far, s), self.square_lobes)
+        if s in xn:
+            for d in range(8):
+                if eight_bits_from_x(xn[s], d):
+                    eights |= 1 << d
+        return sparse, eights
 
-    def best(
-        self, designs: list[int], cache: dict[int, list[tuple[int, bool]]] | None = None, near_sq: int = -1
-    ) -> list[tuple[int, bool]]:
-        """Per design: (best points, can close an 8) of one placement on this board.
+    def best(self, cache: dict[int, SquareBest] | None = None, near_sq: int = -1) -> tuple[list[int], int]:
+        """Over every square of the next placement: the best points of each design (a list
+        of 8) and the bit mask of the designs that can close an 8.
 
         With ``cache`` (per-square results of the board before a placement on ``near_sq``),
         only the squares around ``near_sq`` are re-evaluated.
         """
-        has_x = any(x in (4, 6) for x in self.design)
+        has_x = D10 in self.design or F12 in self.design  # an X tile on the board
         xn = x_needs(self.near, self.design, self.rot, self.square_lobes) if has_x else {}
-        out = [(0, False)] * len(designs)
+        pts = [0] * 8
+        eights = 0
         f = self.frontier
         around = AROUND[near_sq] if near_sq >= 0 else ()
         for s in range(25):
             if not f >> s & 1:
                 continue
             if cache is not None and s in cache and s not in around and s not in xn:
-                per = cache[s]
+                sparse, e = cache[s]
             else:
-                per = self.square_best(s, designs, xn)
-            out = [(max(p, q), e or g) for (p, e), (q, g) in zip(out, per, strict=True)]
-        return out
+                sparse, e = self.square_best(s, xn)
+            eights |= e
+            for d, p in sparse:
+                if p > pts[d]:
+                    pts[d] = p
+        return pts, eights
+
+
+#: (design, points) pairs with points, and the 8 mask, of one square's best placements
+SquareBest = tuple[tuple[tuple[int, int], ...], int]
+_SIG_BEST: dict[int, SquareBest] = {}
+
+
+def _sig_best(sig: int, square_lobes: bool) -> SquareBest:
+    """:meth:`_Board.square_best` without X-tile 8s, per need signature (memoised)."""
+    key = sig << 1 | square_lobes
+    hit = _SIG_BEST.get(key)
+    if hit is None:
+        sparse, eights = [], 0
+        for d in range(8):
+            _score, eight, pts = outcome(sig, d, square_lobes)
+            if max(pts) > 0:
+                sparse.append((d, max(pts)))
+            if eight:
+                eights |= 1 << d
+        hit = _SIG_BEST[key] = (tuple(sparse), eights)
+    return hit
 
 
 def placement_gain(st: State, action: int) -> tuple[float, _Board]:
@@ -156,7 +184,7 @@ class HeuristicBot(ScoringBot):
         return self._best_card(view, legal, rng)
 
     def placement_value(
-        self, st: State, action: int, cache: dict[int, list[tuple[int, bool]]] | None = None
+        self, st: State, action: int, cache: dict[int, SquareBest] | None = None
     ) -> float:
         gain, board = placement_gain(st, action)
         if gain >= EIGHT_VALUE or st.config.solo:
@@ -166,12 +194,13 @@ class HeuristicBot(ScoringBot):
             return gain
         mine = st.marker_points(st.team[st.to_move])
         table = st.tables[nxt]
-        designs = list(range(8)) + ([table] if 0 <= table < 8 and not st.blind_match else [])
-        best = board.best(designs, cache, (action % 100) // 4)
-        value = [p + (EIGHT_VALUE + mine if e else 0) for p, e in best]
-        threat = float(np.mean(value[:8]))
-        if len(value) > 8:
-            threat = float(np.mean([max(v, value[8]) for v in value[:8]]))
+        pts, eights = board.best(cache, (action % 100) // 4)
+        bonus = EIGHT_VALUE + mine
+        value = [p + bonus if eights >> d & 1 else p for d, p in enumerate(pts)]
+        if 0 <= table < 8 and not st.blind_match:  # the table tile is known: a 9th option
+            vt = value[table]
+            value = [v if v > vt else vt for v in value]
+        threat = sum(value) / 8  # integers: the same as a (pairwise) numpy mean
         return gain - 0.8 * threat
 
     def _best_placement(self, st: State, legal: list[int], rng: np.random.Generator) -> tuple[int, float]:
@@ -180,15 +209,13 @@ class HeuristicBot(ScoringBot):
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return legal[int(best[rng.integers(best.size)])], float(values.max())
 
-    def _square_cache(self, st: State) -> dict[int, list[tuple[int, bool]]] | None:
+    def _square_cache(self, st: State) -> dict[int, SquareBest] | None:
         """Per frontier square, the next player's options on the current board."""
         nxt = (st.to_move + 1) % st.n
         if st.config.solo or st.team[nxt] == st.team[st.to_move]:
             return None
-        table = st.tables[nxt]
-        designs = list(range(8)) + ([table] if 0 <= table < 8 and not st.blind_match else [])
         board = _Board(st)
-        return {s: board.square_best(s, designs, {}) for s in range(25) if board.frontier >> s & 1}
+        return {s: board.square_best(s, {}) for s in range(25) if board.frontier >> s & 1}
 
     def _after(self, st: State, action: int, rng: np.random.Generator) -> float:
         """Value of playing a card action: its immediate effect, then the best placement."""
@@ -227,7 +254,11 @@ class HeuristicBot(ScoringBot):
             elif not _is_quantum(a):
                 out.append(self._after(st, a, rng))
             else:
-                sim = st.clone()
+                gain = _quantum_gain(st, a)
+                if gain is not None:
+                    out.append(gain)
+                    continue
+                sim = st.clone()  # an 8: whether the match ends now depends on the hands
                 sim.apply(a)
                 ended = sim.is_terminal() or sim.matches != st.matches
                 if ended:
@@ -251,6 +282,31 @@ class HeuristicBot(ScoringBot):
             cache = self._square_cache(state)
             return [self.placement_value(state, a, cache) for a in actions]
         return self._card_values(self.game.resample_hidden(state, player, rng), actions, rng)
+
+
+def _quantum_gain(st: State, a: int) -> float | None:
+    """Marker points a Quantum Leap wins the mover, read off the board without playing it;
+    None when the move closes an 8.
+
+    The same as playing it on a copy (OGO-38..41, OGO-19/23): the moved tile was under no
+    marker and its new square was empty, so the only shapes that change owner are the ones
+    closed through the new square, marked in vertex order while the supply lasts.
+    """
+    f, rest = divmod(a - (A.JOKER_BASE if a >= A.JOKER_BASE else A.CARD_BASE) - A.E_QUANTUM, 100)
+    dst, k = divmod(rest, 4)
+    design, rot = list(st.design), list(st.rot)
+    design[dst], rot[dst] = design[f], k
+    design[f], rot[f] = NO_TILE, 0
+    shapes, eights = closed_shapes(design, rot, dst, st.config.eight_lobes != "round")
+    if eights:
+        return None
+    supply = list(st.supply[st.team[st.to_move]])
+    gain = 0
+    for shape, _v in sorted(shapes):
+        if supply[shape] > 0:
+            supply[shape] -= 1
+            gain += SHAPE_POINTS[shape]
+    return float(gain)
 
 
 def _is_quantum(a: int) -> bool:
