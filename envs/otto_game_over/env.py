@@ -136,9 +136,9 @@ points; game: a softmax of totals plus markers). One match, 2 players, seats rot
 200 matches, where the core defaults (2-step random rollouts) score 0.350 [0.287, 0.418];
 against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: heuristic
 itself wins 0.706 of single matches against random). Whole games (the default config), where
-a per-match edge adds up: 12 W / 4 L against heuristic over 16 games (0.750 [0.505, 0.898],
-``--seed 13``, 264 s a game on the shared machine; too few games to call 70% met). The prior
-costs about four times the core defaults per simulation (~1,000 simulations/s on one core).
+a per-match edge adds up: 68 W / 32 L against heuristic over 100 games (0.680 [0.583, 0.763],
+``--seed 17 --jobs 2``, ~40 s a game per core), after 12 W / 4 L at ``--seed 13``: just short
+of 70%. The prior costs about four times the core defaults per simulation.
 
 Speed (random play, 2 players, ``eightfold bench --games otto_game_over --seconds 3`` and
 alternating 0.7 s runs against PettingZoo ``connect_four_v3`` in the same process, on a
