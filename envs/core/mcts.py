@@ -85,9 +85,9 @@ passes 70% against ``heuristic``, so an honest bot cannot be expected to; in Ott
 knowing one's next tiles is worth everything, and every honest setting tried (five times the
 simulations included) ends within noise of 0.52: the search adds little to the ``heuristic``
 prior there. In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
-threats, which 200 simulations spread over ~80 moves cannot), at about four times the cost per
-simulation; over whole games it comes close to 70% (0.680 over 100 games). The 70% goal is
-reached in Octi only.
+threats, which 200 simulations spread over ~80 moves cannot), at about 1.6 times the cost per
+simulation (four times before ``heuristic`` was made faster); over whole games it comes close
+to 70% (0.680 over 100 games). The 70% goal is reached in Octi only.
 
 Simulations per second: ``eightfold bench --mcts`` (one core, each game's defaults).
 """

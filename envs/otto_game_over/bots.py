@@ -292,7 +292,7 @@ def _quantum_gain(st: State, a: int) -> float | None:
     marker and its new square was empty, so the only shapes that change owner are the ones
     closed through the new square, marked in vertex order while the supply lasts.
     """
-    f, rest = divmod(a - (A.JOKER_BASE if a >= A.JOKER_BASE else A.CARD_BASE) - A.E_QUANTUM, 100)
+    f, rest = divmod(_effect(a) - A.E_QUANTUM, 100)
     dst, k = divmod(rest, 4)
     design, rot = list(st.design), list(st.rot)
     design[dst], rot[dst] = design[f], k
@@ -309,9 +309,13 @@ def _quantum_gain(st: State, a: int) -> float | None:
     return float(gain)
 
 
+def _effect(a: int) -> int:
+    """The effect code E of a card action (played card or joker)."""
+    return a - (A.JOKER_BASE if a >= A.JOKER_BASE else A.CARD_BASE)
+
+
 def _is_quantum(a: int) -> bool:
-    e = a - (A.JOKER_BASE if a >= A.JOKER_BASE else A.CARD_BASE)
-    return A.CARD_BASE <= a < A.CARD_INFINITY and A.E_QUANTUM <= e < A.E_ALIEN
+    return A.CARD_BASE <= a < A.CARD_INFINITY and A.E_QUANTUM <= _effect(a) < A.E_ALIEN
 
 
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}

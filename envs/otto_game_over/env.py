@@ -138,8 +138,9 @@ against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: 
 itself wins 0.706 of single matches against random). Whole games (the default config), where
 a per-match edge adds up: 68 W / 32 L against heuristic over 100 games (0.680 [0.583, 0.763],
 ``--seed 17 --jobs 2``, ~40 s a game per core), after 12 W / 4 L at ``--seed 13``: just short
-of 70%. The prior costs about four times the core defaults per simulation (2,166
-simulations/s in the default config on one core, ``eightfold bench --mcts``).
+of 70%. The prior costs about 1.6 times the core defaults per simulation (2,166
+simulations/s in the default config on one core, ``eightfold bench --mcts``; four times
+before ``heuristic`` was made faster).
 
 Speed (random play, 2 players, ``eightfold bench --games otto_game_over --seconds 3`` and
 alternating 0.7 s runs against PettingZoo ``connect_four_v3`` in the same process, on a

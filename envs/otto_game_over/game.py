@@ -42,7 +42,7 @@ class OttoGameOverGame(Game[Config, State]):
     #: the ``mcts`` bot's tuned settings (doc page): new nodes' moves ordered and biased by the
     #: ``heuristic`` bot (which sees the next player's threats, 8s above all), leaves valued by
     #: ``evaluate`` at once: 0.545 against ``heuristic`` per match at 200 simulations (200
-    #: matches) where the core defaults score 0.350; about four times slower per simulation
+    #: matches) where the core defaults score 0.350; about 1.6 times slower per simulation
     mcts_defaults: ClassVar[dict[str, Any]] = {"depth": 0, "prior": "heuristic"}
 
     # ---------------------------------------------------------------- facts
