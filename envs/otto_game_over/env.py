@@ -109,7 +109,9 @@ Decisions where the spec was open
 ---------------------------------
 * Position set-up does not enforce copy counts (spec §9 S5 has five Z0 tiles); the unlisted
   rest of the tower is the set minus every listed tile, floored at 0.
-* At the start of a turn the tile-exhaustion end (OGO-49) is checked before the claims.
+* At the start of a turn the player's team makes its claims (OGO-22) before the tile-exhaustion
+  end (OGO-49) is checked, in the order of the spec's turn outline (§3): a shape left unclaimed
+  when the last tile was placed still scores for the next player's team.
 * ``teams=True`` with ``num_players=1`` is accepted and ignored (solo ignores ``teams``);
   with 2 or 3 players it is a ``ValueError``.
 * A kidnapped card counts as removed (shown) at once, whether it is then played or fails.

@@ -169,10 +169,10 @@ def start_turn(st: State, seat: int, extra: bool) -> None:
         st.to_move = st.actor = seat
         st.extra_turn = extra
         st.drawn = NO_TILE
+        claim(st, st.team[seat])  # OGO-22: the first thing of every turn (spec §3)
         if not st.tower and not any(0 <= t < DARK for t in st.tables):  # OGO-48c / OGO-49
             finish_match(st, "exhausted")
             return
-        claim(st, st.team[seat])
         if st.cards_on and not extra and st.hands[seat]:  # OGO-30/31
             st.phase = CARD
             return

@@ -95,6 +95,20 @@ def test_tower_empty_and_exhaustion() -> None:
     assert st.is_terminal() and st.match_scores[1] == 1  # markers only, no silly match
 
 
+def test_claims_come_before_the_exhaustion_end() -> None:
+    """OGO-22, OGO-49, OGO-50 (spec §3 outline): the turn's claims run first, so a shape left
+    unclaimed when the tiles ran out scores for the team whose turn starts; without a marker
+    to put on it, it scores for nobody."""
+    board = {"d3": "Z0/0", "e3": "Z0/0", "e2": "Z0/0", "e1": "A4/0"}
+    for small0, want in ((4, [1, 0]), (0, [0, 0])):
+        pos = {"board": board, "tables": [None, None], "tower": [], "tower_rest": False, "to_move": 0,
+               "shapes": {"small@vf1": None},
+               "markers": [{"small": small0, "big": 4, "square": 3}, {"small": 4, "big": 4, "square": 3}]}
+        st = make(pos, episode="match")
+        assert st.is_terminal() and st.match_scores == want
+        assert shapes(st)["small@vf1"] == (0 if small0 else None)
+
+
 def test_marker_shortage_in_vertex_order() -> None:
     """OGO-20: with one small marker for three circles, va1 (rank 1, file a) gets it."""
     pos = {"board": {"b1": "A4/0", "a2": "A4/0"}, "tables": ["A4", "G16"], "tower": ["A4"],
