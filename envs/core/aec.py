@@ -86,7 +86,11 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         return self.state.action_to_string(int(action))
 
     def string_to_action(self, text: str) -> int:
-        """Action index of the notation ``text`` for the agent to act; ``ValueError`` if not legal."""
+        """Action index of the notation ``text`` for the agent to act (spec §8 of the game).
+
+        Malformed text raises ``ValueError``; for well-formed text naming an action that is not
+        legal now, each game does what its spec allows (a ``ValueError``, or an index whose
+        mask entry is 0): see the game's doc page."""
         return self.state.string_to_action(text)
 
     # ------------------------------------------------------------------ reset

@@ -11,6 +11,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
+import numpy as np
+
 C = TypeVar("C")
 
 
@@ -44,13 +46,32 @@ def check_bool(name: str, value: object) -> None:
         raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
+def plain(value: Any) -> Any:
+    """``value`` with numpy scalars turned into the Python ``bool`` / ``int`` / ``float`` of the
+    same value, inside lists, tuples and dict values too (a parameter swept with numpy reads
+    like the literal). Anything else is returned unchanged, for the config to validate."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
+
+
 def make_config(config_cls: type[C], params: Mapping[str, Any]) -> C:
-    """Build ``config_cls(**params)``; unknown names raise ``ValueError`` listing the allowed ones."""
+    """Build ``config_cls(**params)``; unknown names raise ``ValueError`` listing the allowed ones.
+
+    Numpy scalars are read as the Python value they hold (:func:`plain`)."""
     fields = [f.name for f in dataclasses.fields(config_cls)]  # type: ignore[arg-type]
     unknown = sorted(set(params) - set(fields))
     if unknown:
         raise ValueError(f"unknown parameter(s) {unknown} for {config_cls.__qualname__}; allowed: {fields}")
-    return config_cls(**params)
+    return config_cls(**{k: plain(v) for k, v in params.items()})
 
 
 def config_to_dict(config: object) -> dict[str, Any]:

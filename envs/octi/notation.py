@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from envs.core.notation import canonical_text
 from envs.octi.actions import (
     ADD,
     CAPTURE,
@@ -80,7 +81,7 @@ def string_to_action(st: State, text: str) -> int:
     """Index of the legal action written ``text`` (case-insensitive, spaces collapsed)."""
     if not isinstance(text, str):
         raise ValueError(f"expected a notation string, got {type(text).__name__}")
-    norm = " ".join(text.split()).lower()
+    norm = canonical_text(text, EXPECTED)
     table = {k.lower(): a for k, a in legal_strings(st).items()}
     if norm in table:
         return table[norm]

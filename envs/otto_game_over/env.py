@@ -33,8 +33,9 @@ Effect E: 0 ``time-travel``; 1+j ``magnetic-inversion player_j``; 5 ``revolution
 ``quantum-leap <from> <to> r<k>``; 2508+j ``alien-kidnapping player_j``. Orientation ``r<k>``
 = k quarter turns clockwise. ``action_to_string`` gives one canonical string per index in any
 state (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
-whitespace collapsed and returns the index of any well-formed string, legal or not (the mask
-says which are legal); malformed text raises ``ValueError``.
+surrounding whitespace ignored and runs of spaces collapsed, and returns the index of any
+well-formed string, legal or not (the mask says which are legal); malformed text (a tab or
+line break between the words or a non-ASCII character included) raises ``ValueError``.
 
 Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 -------------------------------------------------------------------------

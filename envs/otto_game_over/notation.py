@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 
+from envs.core.notation import canonical_text
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import SQUARE_NAMES
 
@@ -57,7 +58,7 @@ def action_to_string(action: int) -> str:
 def string_to_action(text: str) -> int:
     if not isinstance(text, str):
         raise ValueError(f"an action string is expected, got {type(text).__name__}")
-    key = " ".join(text.lower().split())
+    key = canonical_text(text, GRAMMAR)
     if key not in ACTION_OF_STRING:
         raise ValueError(f"malformed action {text!r}; expected {GRAMMAR}")
     return ACTION_OF_STRING[key]

@@ -75,8 +75,9 @@ as L). An option given as ``None`` counts as absent.
 
 **Notation** (spec §8): ``play <card>`` with card in ``0 1 2 3 4 5 x2 -10 spin-out top-out
 topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illegal <a>"`` for an
-illegal index; ``string_to_action(text)`` is case- and space-insensitive and raises
-``ValueError`` for malformed or illegal text. ``env.unwrapped.snapshot()`` is the §8 hook
+illegal index; ``string_to_action(text)`` is case-insensitive, ignores surrounding whitespace and collapses
+runs of spaces (a tab or line break between the words, or a non-ASCII character, is malformed),
+and raises ``ValueError`` for malformed or illegal text. ``env.unwrapped.snapshot()`` is the §8 hook
 (``to_move`` is -1 once the game is over).
 
 **Decisions where the spec was open**

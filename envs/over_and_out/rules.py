@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import TERMINAL, GameState, clone_rng
+from envs.core.notation import canonical_text
 from envs.over_and_out.cards import (
     ACTION_OF,
     ACTION_STRINGS,
@@ -309,7 +310,7 @@ class State(GameState):
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise ValueError(f"expected a string such as 'play 5' or 'bust', got {text!r}")
-        key = " ".join(text.lower().split())
+        key = canonical_text(text, f"'play <card>' with card in {list(TOKENS)}, or 'bust'")
         a = ACTION_OF.get(key)
         if a is None:
             raise ValueError(f"expected 'play <card>' with card in {list(TOKENS)}, or 'bust'; got {text!r}")

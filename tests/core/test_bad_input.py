@@ -71,6 +71,50 @@ def test_notation_round_trip(name: str) -> None:
             assert text not in legal_texts
 
 
+@pytest.mark.parametrize("name", available_games())
+def test_notation_reading_rule(name: str) -> None:
+    """Each spec's §8: read case-insensitively, surrounding whitespace ignored, runs of spaces
+    collapsed; a tab, line break or non-ASCII character between the words is malformed."""
+    for state in _STATES[name]:
+        for a in np.flatnonzero(state.legal_mask())[:40]:
+            text = state.action_to_string(int(a))
+            assert state.string_to_action("\t" + text.replace(" ", "   ").title() + " \n") == a
+            if " " not in text:
+                continue
+            for sep in ("\t", "\n", "\u00a0", " \t "):
+                with pytest.raises(ValueError, match="malformed"):
+                    state.string_to_action(text.replace(" ", sep, 1))
+            with pytest.raises(ValueError, match="ASCII"):
+                state.string_to_action(text + "\u212a")  # KELVIN SIGN, whose lower() is "k"
+
+
+def _numpy_scalars(value: Any) -> Any:
+    if isinstance(value, bool):
+        return np.bool_(value)
+    if isinstance(value, int):
+        return np.int64(value)
+    if isinstance(value, dict):
+        return {k: _numpy_scalars(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numpy_scalars(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_numpy_scalar_parameters(name: str) -> None:
+    """A parameter given as a numpy scalar is read as the Python value it holds: the same
+    config, JSON-serialisable, the same game."""
+    game_cls = GAMES[name].game_class()
+    for params in game_cls.test_configs:
+        plain_game = game_cls(**params)
+        np_game = game_cls(**{k: _numpy_scalars(v) for k, v in params.items()})
+        assert np_game.config == plain_game.config
+        json.dumps(dataclasses.asdict(np_game.config))
+        a = np_game.new_initial_state(np.random.default_rng(3))
+        b = plain_game.new_initial_state(np.random.default_rng(3))
+        assert json.dumps(a.to_dict(), sort_keys=True) == json.dumps(b.to_dict(), sort_keys=True)
+
+
 def _mutations(d: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Paths to every value in a nested dict/list (capped)."""
     out = [path]
