@@ -96,14 +96,16 @@ pod id) and keep stacks exact; Octi has no hidden information.
 **Notation** (spec §8, ``env.unwrapped.action_to_string`` / ``string_to_action``): squares
 ``a1``..``f7`` / ``i9`` and directions are absolute for both players; a pod is named by
 its current square plus ``.k`` (rank of its id among the pods there) when the square holds
-a stack. Parsing is case-insensitive and collapses spaces; malformed or illegal text
+a stack. Parsing is case-insensitive, ignores surrounding whitespace and collapses runs of
+spaces (a tab or line break between the words, or a non-ASCII character, is malformed); malformed or illegal text
 raises ``ValueError`` (the message says what was expected or lists the legal strings);
 an illegal index prints as ``"illegal <index>"``. ``env.unwrapped.snapshot()`` is the
 inspection hook of §8.
 
 **Reset options**: ``options={"moves": ["prong c2 N", "prong d6 S", ...]}`` plays those
 notation strings from the initial position (a convenience for setting up positions;
-any other key raises ``ValueError``).
+any other key raises ``ValueError``, except ``"options"``, which PettingZoo's ``api_test``
+passes as a probe and which is ignored).
 
 **Decisions where the spec was open** (spec §3/§4 [MODEL] rules are implemented as written):
 

@@ -118,12 +118,16 @@ def _from_dict(d: Mapping[str, Any]) -> State:
         raise ValueError(f"result must be [0, 0], [1, -1] or [-1, 1] (non-zero only when over), got {res!r}")
     st.result = [float(res[0]), float(res[1])]
     st.truncated = _bool(d["truncated"], "truncated")
+    if st.truncated and (st.phase != OVER or res != [0.0, 0.0]):
+        raise ValueError("truncated is True only for a game over by the turn limit (phase OVER, result [0, 0])")
     hist = d["history"]
     if not isinstance(hist, Mapping) or not all(
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 3
         for k, v in hist.items()
     ):
         raise ValueError("history must map position strings to counts 1..3")
+    if hist and not cfg.repetition_draw:
+        raise ValueError("history is kept only with repetition_draw=True; it must be {} here")
     st.history = dict(hist)
     if not isinstance(d["rng"], Mapping):
         raise ValueError("rng must be a dict")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.notation import canonical_text
 from envs.otto_octopus.board import KINDS, NUM_KINDS, NUM_PLANES, OBS_VECTOR_SIZE, SQUARES, TILE_MIX
 from envs.otto_octopus.rules import NUM_ACTIONS, PASS, RETURN_BASE, STOP, SWAP_BASE, State
 
@@ -45,7 +46,7 @@ def parse_action(text: str) -> int:
     """Index of a notation string, legal or not (case-insensitive, spaces collapsed)."""
     if not isinstance(text, str):
         raise ValueError(f"expected an action string, got {type(text).__name__}")
-    key = " ".join(text.split()).lower()
+    key = canonical_text(text, _GRAMMAR)
     if key not in ACTION_INDEX:
         raise ValueError(f"malformed action {text!r}; expected {_GRAMMAR}")
     return ACTION_INDEX[key]
@@ -113,7 +114,7 @@ def observe(state: State, seat: int) -> np.ndarray:
             out[V_SKIPS + i] = 1.0 if skips[q] >= 2 else 0.5
         if passed[q]:
             out[V_PASSED + i] = 1.0
-    out[V_PILE] = len(state.pile) / 60.0
+    out[V_PILE] = min(len(state.pile) / 60.0, 1.0)  # a loaded position may hold more
     for k in range(NUM_KINDS):
         if unseen[k]:
             u = unseen[k] * INV_MIX[k]

@@ -110,8 +110,9 @@ name               default  meaning
 Notation (spec §8)
 ------------------
 ``env.unwrapped.action_to_string(a)`` gives the canonical string of any index (``"illegal
-<a>"`` only out of range); ``string_to_action(s)`` parses case-insensitively with spaces
-collapsed and returns the index of any canonical string, legal now or not (the mask says
+<a>"`` only out of range); ``string_to_action(s)`` parses case-insensitively with surrounding
+whitespace ignored and runs of spaces collapsed (a tab or line break between the words, or a
+non-ASCII character, is malformed) and returns the index of any canonical string, legal now or not (the mask says
 which; stepping an illegal one ends the episode, OTP-44). Anything else raises ``ValueError``
 saying what was expected.
 Examples: ``place turn-in d6``, ``place end-shell a8``, ``pass``, ``stop``,
@@ -144,7 +145,12 @@ Decisions where the spec was open
   bubbles); C4 still counts ``24 - arm tiles placed`` as the spec words it.
 * Open game: hands keep acquisition order; placing, swapping or returning a kind removes
   its oldest copy, so a visible copy goes before the secret one. A swapped-in tile is the
-  newest (secret) tile of its new owner.
+  newest (secret) tile of its new owner. Where OTP-41 makes a tile public, it wins over §7's
+  list of hidden kinds (written for the closed game): a visible tile that a pufferfish gives
+  away or a seahorse returns was in everyone's view before it left, and a swapped-in tile
+  turns visible once its owner acquires a newer one, as it would at the table.
+* The pile size is observed as ``len(pile) / 60`` clipped to 1 (only a loaded position can
+  hold more than 60 tiles), so every observation stays in its ``[-1, 1]`` box.
 * ``resample_hidden`` re-deals the pile and all tiles hidden from the seat, uniformly and
   consistently with its observation; it does not model private memory beyond the
   observation (a seahorse owner's knowledge of the returned kind, a pufferfish pair's

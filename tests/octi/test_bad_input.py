@@ -84,6 +84,7 @@ MUTATIONS = [
     ("history", {"k": 9}), ("rng", {"bit_generator": "Nope"}), ("rng", 5), ("movers", [9]),
     ("declare_queue", [0]), ("jumped", [[1000]] * 7), ("jumped_order", "c4"), ("capture_queue", [3]),
     ("config", {"variant": "huge"}), ("config", 7), ("active", 99), ("origin", -7), ("last_jump", 1),
+    ("truncated", True), ("history", {"bogus": 2}),  # a running game is not truncated; no repetition_draw
 ]
 
 

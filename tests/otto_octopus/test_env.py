@@ -59,3 +59,17 @@ def test_heuristic_beats_random() -> None:
     game = OttoOctopusGame()
     res = play_match(game, [BOTS["heuristic"](game), BOTS["random"](game)], games=40, seed=3)
     assert res.win_rate > 0.75
+
+
+def test_observation_stays_in_its_box_with_an_oversized_pile() -> None:
+    """A loaded position may hold more than the 60-tile mix in its pile (not checked, see the
+    doc page); the pile entry is clipped so the observation stays in its declared box."""
+    from envs.otto_octopus.encode import V_PILE
+
+    e = env()
+    e.reset(seed=0, options={"position": {"placements": ["straight d6"],
+                                          "hands": [["bubbles"] * 3, ["bubbles"] * 3],
+                                          "pile": ["bubbles"] * 61}})
+    obs = e.observe(e.agent_selection)
+    assert obs["observation"][V_PILE] == 1.0
+    assert e.observation_space(e.agent_selection).contains(obs)
