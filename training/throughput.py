@@ -2,6 +2,16 @@
 on PettingZoo ``connect_four_v3`` with the *same* MaskablePPO settings, measured in the same
 run (alternating, best of ``repeats``), so the ratio holds on a busy machine.
 
+Two more numbers say whether the env or the network limits a game's rate:
+
+- **env share**: the fraction of ``learn()`` wall time spent inside the env (``reset``,
+  ``step`` with the opponents' moves, ``action_masks``), timed by a wrapper on each side;
+- **null-env ceiling**: ``learn()`` on an env that costs nothing (a constant observation and
+  mask, episodes of ``NULL_EPISODE`` steps) with the game's own observation and action spaces,
+  i.e. the rate the network and PPO alone allow. ``game / ceiling`` is the part of that rate
+  the env keeps. A game with a wide action head (OTTO Game Over: 5,228 logits) is slower than
+  Connect Four's 7 whatever the env costs.
+
     eightfold bench --learner over_and_out --param num_players=2 --timesteps 20000
     python -m training.throughput over_and_out --param num_players=2
 
@@ -72,13 +82,71 @@ class ConnectFourView(gym.Env[np.ndarray, np.int64]):
         return self._obs(), reward, done, False, {}
 
 
-def _learn_rate(cfg: TrainConfig, make: Any, timesteps: int, obs_shape: tuple[int, ...]) -> float:
+#: episode length of :class:`NullView`
+NULL_EPISODE = 100
+
+
+class NullView(gym.Env[np.ndarray, np.int64]):
+    """An env that costs nothing, with a game's spaces: constant observation and mask."""
+
+    def __init__(self, obs: np.ndarray, mask: np.ndarray, n_actions: int) -> None:
+        self._obs = obs.astype(np.float32)
+        self._mask = mask.astype(bool)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=obs.shape, dtype=np.float32)
+        self.action_space = spaces.Discrete(n_actions)
+        self._t = 0
+
+    def action_masks(self) -> np.ndarray:
+        return self._mask
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed=seed)
+        self._t = 0
+        return self._obs, {}
+
+    def step(self, action: Any) -> Any:
+        self._t += 1
+        done = self._t >= NULL_EPISODE
+        return self._obs, (1.0 if done else 0.0), done, False, {}
+
+
+class Timed(gym.Wrapper[Any, Any, Any, Any]):
+    """Adds the wall time spent in ``reset``, ``step`` and ``action_masks`` to ``clock[0]``."""
+
+    def __init__(self, env: gym.Env[Any, Any], clock: list[float]) -> None:
+        super().__init__(env)
+        self.clock = clock
+
+    def action_masks(self) -> np.ndarray:
+        t = time.perf_counter()
+        mask: np.ndarray = self.env.action_masks()  # type: ignore[attr-defined]
+        self.clock[0] += time.perf_counter() - t
+        return mask
+
+    def reset(self, **kwargs: Any) -> Any:
+        t = time.perf_counter()
+        out = self.env.reset(**kwargs)
+        self.clock[0] += time.perf_counter() - t
+        return out
+
+    def step(self, action: Any) -> Any:
+        t = time.perf_counter()
+        out = self.env.step(action)
+        self.clock[0] += time.perf_counter() - t
+        return out
+
+
+def _learn_rate(
+    cfg: TrainConfig, make: Any, timesteps: int, obs_shape: tuple[int, ...]
+) -> tuple[float, float]:
+    """(steps/s of ``learn()``, fraction of its wall time spent in the envs)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.policies import policy_kwargs
 
-    vec = DummyVecEnv([make] * cfg.n_envs)
+    clock = [0.0]
+    vec = DummyVecEnv([lambda: Timed(make(), clock)] * cfg.n_envs)
     model = MaskablePPO(
         "MlpPolicy",
         vec,
@@ -91,11 +159,12 @@ def _learn_rate(cfg: TrainConfig, make: Any, timesteps: int, obs_shape: tuple[in
         seed=cfg.seed,
         device="cpu",
     )
+    clock[0] = 0.0
     t0 = time.perf_counter()
     model.learn(timesteps)
-    rate = model.num_timesteps / (time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
     vec.close()
-    return rate
+    return model.num_timesteps / wall, clock[0] / wall
 
 
 def run_learner_bench(
@@ -123,13 +192,31 @@ def run_learner_bench(
         pool = OpponentPool(fallback=RandomBot(game)) if game.num_players > 1 else None
         return SingleAgentEnv(game, pool)
 
+    probe = make_game_env()
+    obs0, _ = probe.reset(seed=0)
+    mask0 = probe.action_masks()  # type: ignore[attr-defined]
+    n_actions = int(probe.action_space.n)  # type: ignore[attr-defined]
+
+    def make_null_env() -> gym.Env[Any, Any]:
+        return NullView(obs0, mask0, n_actions)
+
     planes = len(game.observation_shape) == 3
     ref_shape = (2, 6, 7) if planes else (84,)
-    rates: dict[str, list[float]] = {"game": [], "ref": []}
+    shape = tuple(game.observation_shape)
+    rates: dict[str, list[float]] = {"game": [], "ref": [], "null": []}
+    shares: dict[str, list[float]] = {"game": [], "ref": [], "null": []}
     for _ in range(repeats):
-        rates["ref"].append(_learn_rate(cfg, lambda: ConnectFourView(planes), timesteps, ref_shape))
-        rates["game"].append(_learn_rate(cfg, make_game_env, timesteps, tuple(game.observation_shape)))
+        for key, make, obs_shape in (
+            ("ref", lambda: ConnectFourView(planes), ref_shape),
+            ("game", make_game_env, shape),
+            ("null", make_null_env, shape),
+        ):
+            rate, share = _learn_rate(cfg, make, timesteps, obs_shape)
+            rates[key].append(rate)
+            shares[key].append(share)
     best = {k: max(v) for k, v in rates.items()}
+    # the env share of the repeat whose rate is reported
+    share_of_best = {k: shares[k][rates[k].index(best[k])] for k in rates}
     return {
         "env": entry.env_id,
         "params": params,
@@ -139,7 +226,13 @@ def run_learner_bench(
         "game_steps_per_s": round(best["game"], 1),
         "connect_four_steps_per_s": round(best["ref"], 1),
         "ratio": round(best["game"] / best["ref"], 3),
+        "null_env_steps_per_s": round(best["null"], 1),
+        "ratio_to_null_env": round(best["game"] / best["null"], 3),
+        "game_env_share": round(share_of_best["game"], 3),
+        "connect_four_env_share": round(share_of_best["ref"], 3),
+        "n_actions": n_actions,
         "all": rates,
+        "env_shares": shares,
     }
 
 
@@ -147,9 +240,13 @@ def format_result(r: dict[str, Any]) -> str:
     return (
         f"learner throughput (MaskablePPO.learn, {r['n_envs']} envs, {r['network']}, {r['timesteps']:,} steps, "
         f"best of {len(r['all']['game'])}):\n"
-        f"  {r['env']} {r['params']}: {r['game_steps_per_s']:,.0f} steps/s\n"
-        f"  pettingzoo connect_four_v3 (same settings): {r['connect_four_steps_per_s']:,.0f} steps/s\n"
-        f"  ratio: {r['ratio']:.2f}x"
+        f"  {r['env']} {r['params']}: {r['game_steps_per_s']:,.0f} steps/s "
+        f"({r['game_env_share']:.0%} of learn() time in the env)\n"
+        f"  pettingzoo connect_four_v3 (same settings): {r['connect_four_steps_per_s']:,.0f} steps/s "
+        f"({r['connect_four_env_share']:.0%} in the env)\n"
+        f"  ratio: {r['ratio']:.2f}x\n"
+        f"  null-env ceiling (same spaces: {r['n_actions']:,} actions, an env that costs nothing): "
+        f"{r['null_env_steps_per_s']:,.0f} steps/s; the game keeps {r['ratio_to_null_env']:.2f}x of it"
     )
 
 

@@ -1,0 +1,78 @@
+"""``eightfold bench``: the learner-throughput measurement (``training.throughput``) and the
+env-stepping table, as smoke runs with tiny budgets (the numbers themselves are benchmarks)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+
+from training.throughput import NULL_EPISODE, NullView, Timed, format_result, run_learner_bench
+
+
+def test_null_view_is_a_valid_env_with_fixed_episodes() -> None:
+    obs = np.arange(6, dtype=np.float32).reshape(2, 3)
+    mask = np.array([True, False, True, True])
+    env = NullView(obs, mask, 4)
+    check_env(env, skip_render_check=True)
+    o, _ = env.reset(seed=1)
+    assert np.array_equal(o, obs) and o.dtype == np.float32
+    lengths, steps, total = [], 0, 0.0
+    for _ in range(3 * NULL_EPISODE):
+        assert np.array_equal(env.action_masks(), mask)
+        _o, r, term, trunc, _i = env.step(0)
+        steps += 1
+        total += r
+        assert not trunc
+        if term:
+            lengths.append(steps)
+            steps = 0
+            env.reset()
+    assert lengths == [NULL_EPISODE] * 3 and total == 3.0
+
+
+class _Slow(NullView):
+    def step(self, action: Any) -> Any:
+        time.sleep(0.01)
+        return super().step(action)
+
+
+def test_timed_wrapper_adds_env_time_and_passes_masks_through() -> None:
+    mask = np.array([False, True])
+    clock = [0.0]
+    env = Timed(_Slow(np.zeros(3), mask, 2), clock)
+    env.reset(seed=0)
+    assert np.array_equal(env.action_masks(), mask)
+    for _ in range(5):
+        env.step(1)
+    assert 0.05 <= clock[0] < 1.0
+
+
+def test_learner_bench_reports_rates_shares_and_the_null_env_ceiling() -> None:
+    r = run_learner_bench("over_and_out", {"num_players": 2}, timesteps=256, repeats=1)
+    assert r["n_actions"] == 12 and r["network"] == "MLP" and r["params"]["num_players"] == 2
+    for key in ("game_steps_per_s", "connect_four_steps_per_s", "null_env_steps_per_s"):
+        assert r[key] > 0
+    assert abs(r["ratio"] - r["game_steps_per_s"] / r["connect_four_steps_per_s"]) < 2e-3
+    assert abs(r["ratio_to_null_env"] - r["game_steps_per_s"] / r["null_env_steps_per_s"]) < 2e-3
+    assert 0.0 < r["game_env_share"] < 1.0 and 0.0 < r["connect_four_env_share"] < 1.0
+    # the null env costs next to nothing: its share is far below the real game's
+    assert max(r["env_shares"]["null"]) < r["game_env_share"]
+    text = format_result(r)
+    assert "null-env ceiling" in text and "12 actions" in text and "in the env" in text
+
+
+def test_bench_command_measures_the_reference_and_the_game() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "training.cli", "bench", "--games", "over_and_out", "--seconds", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "connect_four_v3" in out.stdout and "over_and_out" in out.stdout
+    assert "engine" in out.stdout and "env()" in out.stdout
