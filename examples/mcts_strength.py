@@ -3,10 +3,16 @@
     python examples/mcts_strength.py                         # every landed game, defaults
     python examples/mcts_strength.py --games octi -n 200 --budgets 50 200 --jobs 16
     python examples/mcts_strength.py --config over_and_out:num_players=2 --mcts rollout=heuristic
+    python examples/mcts_strength.py --games over_and_out --config over_and_out:num_players=2 \
+        --mcts rollout=heuristic,depth=full --budgets 200 --opponents random --oracle   # a ceiling
 
 Prints simulations/s per game, then a markdown table: ``mcts`` at each budget against
 ``random``, ``greedy`` and ``heuristic`` (seats rotated every game), wins/draws/losses and
 the score (wins + draws/2 per game) with its 95% Wilson interval.
+
+``--oracle`` measures a *ceiling*, not a legal bot: the search is handed the true state
+instead of a re-deal of what its seat cannot see (every hand, the deck order, future draws),
+so its score says what knowing everything is worth against that opponent.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from envs.core.mcts import measure_sims_per_second
 from envs.core.registry import GAMES, get_game
 from training.tournament import wilson
 
-Task = tuple[str, dict[str, Any], str, str, int, int]
+Task = tuple[str, dict[str, Any], str, str, int, int, bool]
 
 
 def landed() -> list[str]:
@@ -40,12 +46,23 @@ def make_game(name: str, params: dict[str, Any]) -> Any:
     return get_game(name).game_class()(**params)
 
 
+def oracle_game(game: Any) -> Any:
+    """The same game and config, except that ``resample_hidden`` returns the true state: an
+    MCTS bot built on it reads everything hidden (a ceiling for ``--oracle``, never a bot)."""
+    cls = type(game)
+
+    def true_state(self: Any, state: Any, seat: int, rng: Any) -> Any:
+        return state.clone()
+
+    return type(f"Oracle{cls.__name__}", (cls,), {"resample_hidden": true_state})(config=game.config)
+
+
 def run_chunk(task: Task) -> tuple[int, int, int, float]:
     """One chunk of a match in a worker: (wins, draws, losses, seconds)."""
-    name, params, mcts_spec, opponent, games, seed = task
+    name, params, mcts_spec, opponent, games, seed, oracle = task
     game = make_game(name, params)
     table = get_game(name).bots()
-    bots = [make_bot(game, mcts_spec, table)] + [
+    bots = [make_bot(oracle_game(game) if oracle else game, mcts_spec, table)] + [
         make_bot(game, opponent, table) for _ in range(game.num_players - 1)
     ]
     start = time.perf_counter()
@@ -53,13 +70,15 @@ def run_chunk(task: Task) -> tuple[int, int, int, float]:
     return res.wins, res.draws, res.losses, time.perf_counter() - start
 
 
-def match_tasks(name: str, params: dict[str, Any], spec: str, opp: str, n: int, seed: int) -> list[Task]:
+def match_tasks(
+    name: str, params: dict[str, Any], spec: str, opp: str, n: int, seed: int, oracle: bool = False
+) -> list[Task]:
     """Chunks whose sizes are multiples of the player count, so every seat is used equally."""
     players = make_game(name, params).num_players
     chunk = players * max(1, round(10 / players))
     tasks = []
     for i, start in enumerate(range(0, n, chunk)):
-        tasks.append((name, params, spec, opp, min(chunk, n - start), seed * 10_000 + i))
+        tasks.append((name, params, spec, opp, min(chunk, n - start), seed * 10_000 + i, oracle))
     return tasks
 
 
@@ -81,6 +100,7 @@ def main() -> None:
     ap.add_argument("--config", action="append", default=[], help="game parameters, e.g. octi:variant=x")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--oracle", action="store_true", help="hand the search the true state: a ceiling, not a bot")
     args = ap.parse_args()
     names = args.games if args.games is not None else landed()
     configs = parse_configs(args.config)
@@ -96,14 +116,15 @@ def main() -> None:
             params = configs.get(name, {})
             for budget in args.budgets:
                 spec = f"mcts:sims={budget}{extra}"
+                label = spec + (" (oracle: reads the true state)" if args.oracle else "")
                 for opp in args.opponents:
-                    tasks = match_tasks(name, params, spec, opp, args.matches, args.seed)
+                    tasks = match_tasks(name, params, spec, opp, args.matches, args.seed, args.oracle)
                     parts = list(pool.map(run_chunk, tasks))
                     w, d, l_ = (int(sum(p[i] for p in parts)) for i in range(3))
                     n = w + d + l_
                     lo, hi = wilson(w + 0.5 * d, n)
                     secs = sum(p[3] for p in parts) / max(1, n)
-                    row = f"| {name} | {spec} | {opp} | {w} / {d} / {l_} | {(w + 0.5 * d) / n:.3f} |"
+                    row = f"| {name} | {label} | {opp} | {w} / {d} / {l_} | {(w + 0.5 * d) / n:.3f} |"
                     print(f"{row} [{lo:.3f}, {hi:.3f}] | {secs:.1f} |", flush=True)
 
 

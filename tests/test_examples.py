@@ -69,3 +69,48 @@ def test_cli_render_and_list(tmp_path: Path) -> None:
         timeout=300,
     )
     assert out.returncode == 2 and "variant" in out.stderr
+
+
+def _strength_module():  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mcts_strength", ROOT / "examples" / "mcts_strength.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_mcts_strength_oracle_reads_the_true_state() -> None:
+    """``--oracle`` (a ceiling, not a bot): the search's 'determinization' is the true state,
+    where the honest game re-deals what the seat cannot see."""
+    import json
+
+    import numpy as np
+
+    from envs.over_and_out.game import OverAndOutGame
+
+    game = OverAndOutGame(num_players=2)
+    oracle = _strength_module().oracle_game(game)
+    assert oracle.config == game.config and isinstance(oracle, OverAndOutGame)
+    state = game.new_initial_state(np.random.default_rng(5))
+    truth = json.dumps(state.to_dict(), sort_keys=True)
+    seen = {json.dumps(game.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True)
+            for k in range(5)}
+    assert any(s != truth for s in seen)  # the honest re-deal changes what player_0 cannot see
+    for k in range(3):
+        assert json.dumps(oracle.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True) == truth
+
+
+def test_mcts_strength_script_runs(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "mcts_strength.py"), "--games", "over_and_out",
+         "--config", "over_and_out:num_players=2", "--budgets", "5", "--opponents", "random", "-n", "2",
+         "--jobs", "1", "--oracle"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "(oracle: reads the true state)" in out.stdout and "| over_and_out | mcts:sims=5" in out.stdout
