@@ -82,8 +82,10 @@ otto_game_over     *default*, whole games (a fourth seed)                   100 
 Ceilings (a search that *cheats*: the same UCT on the true state, so it knows every hand, the
 deck order and future chance; ``sims=200``): Over and Out ``rollout=heuristic,depth=full``
 0.775 [0.625, 0.877] (40 games); Otto the Octopus ``rollout=heuristic,depth=4,prior=heuristic``
-1.000 [0.912, 1.000] (40 games). In Over and Out even perfect knowledge of every card barely
-passes 70% against ``heuristic``, so an honest bot cannot be expected to; in Otto the Octopus
+1.000 [0.912, 1.000] (40 games); ``examples/mcts_strength.py --oracle`` runs such a ceiling. In
+Over and Out even perfect knowledge of every card barely passes 70% against ``heuristic`` (and
+wins only 0.925 [0.895, 0.947] of 400 games against ``random``), so an honest bot cannot be
+expected to; in Otto the Octopus
 knowing one's next tiles is worth everything, and every honest setting tried (five times the
 simulations included) ends within noise of 0.52: the search adds little to the ``heuristic``
 prior there. In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
