@@ -11,6 +11,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def run_example(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python examples/<script> args...`` in ``cwd``; fails the test on a non-zero exit."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / script), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -23,27 +36,13 @@ ROOT = Path(__file__).resolve().parent.parent
     ids=lambda a: "-".join(a),
 )
 def test_example_runs(args: list[str], tmp_path: Path) -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / args[0]), *args[1:]],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
+    out = run_example(args[0], *args[1:], cwd=tmp_path)
     assert "returns" in out.stdout or "win rate" in out.stdout
 
 
 def test_render_example_writes_png(tmp_path: Path) -> None:
     png = tmp_path / "pos.png"
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "render_png.py"), "octi", "12", str(png)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
+    run_example("render_png.py", "octi", "12", str(png), cwd=tmp_path)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -103,14 +102,8 @@ def test_mcts_strength_oracle_reads_the_true_state() -> None:
 
 
 def test_mcts_strength_script_runs(tmp_path: Path) -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "mcts_strength.py"), "--games", "over_and_out",
-         "--config", "over_and_out:num_players=2", "--budgets", "5", "--opponents", "random", "-n", "2",
-         "--jobs", "1", "--oracle"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    out = run_example(
+        "mcts_strength.py", "--games", "over_and_out", "--config", "over_and_out:num_players=2",
+        "--budgets", "5", "--opponents", "random", "-n", "2", "--jobs", "1", "--oracle", cwd=tmp_path,
     )
-    assert out.returncode == 0, out.stderr
     assert "(oracle: reads the true state)" in out.stdout and "| over_and_out | mcts:sims=5" in out.stdout
