@@ -12,7 +12,10 @@ the score (wins + draws/2 per game) with its 95% Wilson interval.
 
 ``--oracle`` measures a *ceiling*, not a legal bot: the search is handed the true state
 instead of a re-deal of what its seat cannot see (every hand, the deck order, future draws),
-so its score says what knowing everything is worth against that opponent.
+so its score says what knowing everything is worth against that opponent. ``--oracle hands``
+(Over and Out, Otto the Octopus) shows it every hand but re-shuffles the draw piles in each
+simulation; ``--oracle deal`` shows it the hands and the pile order but re-draws later chance
+(reshuffles, pufferfish picks, seahorse returns): what each piece of hidden information is worth.
 """
 
 from __future__ import annotations
@@ -24,13 +27,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import numpy as np
+
 from envs.core.arena import play_match
 from envs.core.bots import make_bot, parse_bot_spec
 from envs.core.mcts import measure_sims_per_second
 from envs.core.registry import GAMES, get_game
 from training.tournament import wilson
 
-Task = tuple[str, dict[str, Any], str, str, int, int, bool]
+Task = tuple[str, dict[str, Any], str, str, int, int, str | None]
 
 
 def landed() -> list[str]:
@@ -46,15 +51,57 @@ def make_game(name: str, params: dict[str, Any]) -> Any:
     return get_game(name).game_class()(**params)
 
 
-def oracle_game(game: Any) -> Any:
-    """The same game and config, except that ``resample_hidden`` returns the true state: an
-    MCTS bot built on it reads everything hidden (a ceiling for ``--oracle``, never a bot)."""
+def _fresh_chance(state: Any, rng: Any) -> None:
+    """Give a copied state a generator of its own: chance after this point is re-drawn."""
+    if hasattr(state, "rng"):
+        state.rng = np.random.default_rng(int(rng.integers(2**63)))
+
+
+def _hands_seen(game: Any, state: Any, seat: int, rng: Any) -> Any:
+    """Every hand true; the draw piles re-shuffled and later chance re-drawn."""
+    st = state.clone()  # (the order of the draws is fixed: the documented seeds reproduce)
+    if hasattr(st, "draw_pile"):  # Over and Out: the draw pile and the Tip Top pile
+        _fresh_chance(st, rng)
+        st.draw_pile = [int(x) for x in rng.permutation(sorted(st.draw_pile))]
+        st.tiptop_pile = [int(x) for x in rng.permutation(sorted(st.tiptop_pile))]
+    else:  # Otto the Octopus: the pile
+        st.pile = [int(x) for x in rng.permutation(sorted(st.pile))]
+        st.recount_pile()
+        _fresh_chance(st, rng)
+    return st
+
+
+def _deal_seen(game: Any, state: Any, seat: int, rng: Any) -> Any:
+    """The hands and the pile order true; later chance (reshuffles, random picks) re-drawn."""
+    st = state.clone()
+    _fresh_chance(st, rng)
+    return st
+
+
+def _all_seen(game: Any, state: Any, seat: int, rng: Any) -> Any:
+    return state.clone()
+
+
+# (methods of the oracle game class: ``game`` is its instance)
+ORACLES = {"all": _all_seen, "deal": _deal_seen, "hands": _hands_seen}
+HANDS_GAMES = ("over_and_out", "otto_octopus")  # the games whose piles _hands_seen knows
+ORACLE_LABELS = {
+    "all": "oracle: reads the true state",
+    "deal": "oracle: reads the hands and the pile order",
+    "hands": "oracle: reads every hand, not the pile order",
+}
+
+
+def oracle_game(game: Any, reveal: str = "all") -> Any:
+    """The same game and config, except that ``resample_hidden`` returns the true state
+    (``reveal="all"``), or keeps only the deal or only the hands true: an MCTS bot built on it
+    reads what is hidden (a ceiling for ``--oracle``, never a bot)."""
+    if reveal not in ORACLES:
+        raise ValueError(f"--oracle: expected one of {sorted(ORACLES)}, got {reveal!r}")
+    if reveal == "hands" and game.name not in HANDS_GAMES:
+        raise ValueError(f"--oracle hands: only for {', '.join(HANDS_GAMES)}, not {game.name}")
     cls = type(game)
-
-    def true_state(self: Any, state: Any, seat: int, rng: Any) -> Any:
-        return state.clone()
-
-    return type(f"Oracle{cls.__name__}", (cls,), {"resample_hidden": true_state})(config=game.config)
+    return type(f"Oracle{cls.__name__}", (cls,), {"resample_hidden": ORACLES[reveal]})(config=game.config)
 
 
 def run_chunk(task: Task) -> tuple[int, int, int, float]:
@@ -62,7 +109,7 @@ def run_chunk(task: Task) -> tuple[int, int, int, float]:
     name, params, mcts_spec, opponent, games, seed, oracle = task
     game = make_game(name, params)
     table = get_game(name).bots()
-    bots = [make_bot(oracle_game(game) if oracle else game, mcts_spec, table)] + [
+    bots = [make_bot(oracle_game(game, oracle) if oracle else game, mcts_spec, table)] + [
         make_bot(game, opponent, table) for _ in range(game.num_players - 1)
     ]
     start = time.perf_counter()
@@ -71,7 +118,7 @@ def run_chunk(task: Task) -> tuple[int, int, int, float]:
 
 
 def match_tasks(
-    name: str, params: dict[str, Any], spec: str, opp: str, n: int, seed: int, oracle: bool = False
+    name: str, params: dict[str, Any], spec: str, opp: str, n: int, seed: int, oracle: str | None = None
 ) -> list[Task]:
     """Chunks whose sizes are multiples of the player count, so every seat is used equally."""
     players = make_game(name, params).num_players
@@ -100,8 +147,15 @@ def main() -> None:
     ap.add_argument("--config", action="append", default=[], help="game parameters, e.g. octi:variant=x")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--oracle", action="store_true", help="hand the search the true state: a ceiling, not a bot")
+    ap.add_argument(
+        "--oracle", nargs="?", const="all", default=None, choices=sorted(ORACLES),
+        help="hand the search the true state (all), only the deal, or only the hands: a ceiling, not a bot",
+    )
     args = ap.parse_args()
+    if args.oracle == "hands":
+        bad = [g for g in (args.games if args.games is not None else landed()) if get_game(g).name not in HANDS_GAMES]
+        if bad:
+            ap.error(f"--oracle hands: only for {', '.join(HANDS_GAMES)}, not {', '.join(bad)}")
     names = args.games if args.games is not None else landed()
     configs = parse_configs(args.config)
     extra = f",{args.mcts}" if args.mcts else ""
@@ -116,7 +170,7 @@ def main() -> None:
             params = configs.get(name, {})
             for budget in args.budgets:
                 spec = f"mcts:sims={budget}{extra}"
-                label = spec + (" (oracle: reads the true state)" if args.oracle else "")
+                label = spec + (f" ({ORACLE_LABELS[args.oracle]})" if args.oracle else "")
                 for opp in args.opponents:
                     tasks = match_tasks(name, params, spec, opp, args.matches, args.seed, args.oracle)
                     parts = list(pool.map(run_chunk, tasks))

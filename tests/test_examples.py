@@ -101,9 +101,43 @@ def test_mcts_strength_oracle_reads_the_true_state() -> None:
         assert json.dumps(oracle.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True) == truth
 
 
+def test_mcts_strength_partial_oracles_keep_only_their_part() -> None:
+    """``--oracle hands`` keeps every hand and re-shuffles the piles; ``--oracle deal`` keeps
+    hands and pile order and re-draws only later chance; other games refuse ``hands``."""
+    import numpy as np
+    import pytest
+
+    from envs.core.registry import get_game
+
+    mod = _strength_module()
+    for name, piles in (("over_and_out", ("draw_pile", "tiptop_pile")), ("otto_octopus", ("pile",))):
+        game = get_game(name).game_class()(num_players=2)
+        state = game.new_initial_state(np.random.default_rng(7))
+        hands = mod.oracle_game(game, "hands")
+        deal = mod.oracle_game(game, "deal")
+        orders = set()
+        for k in range(5):
+            h = hands.resample_hidden(state, 0, np.random.default_rng(k))
+            d = deal.resample_hidden(state, 0, np.random.default_rng(k))
+            assert h.hands == state.hands and d.hands == state.hands
+            for pile in piles:
+                assert sorted(getattr(h, pile)) == sorted(getattr(state, pile))
+                assert getattr(d, pile) == getattr(state, pile)
+            orders.add(tuple(getattr(h, piles[0])))
+            assert d.rng.integers(2**62) != state.clone().rng.integers(2**62)  # later chance re-drawn
+        assert len(orders) > 1
+    with pytest.raises(ValueError, match="only for over_and_out, otto_octopus"):
+        mod.oracle_game(get_game("octi").game_class()(), "hands")
+
+
 def test_mcts_strength_script_runs(tmp_path: Path) -> None:
     out = run_example(
         "mcts_strength.py", "--games", "over_and_out", "--config", "over_and_out:num_players=2",
         "--budgets", "5", "--opponents", "random", "-n", "2", "--jobs", "1", "--oracle", cwd=tmp_path,
     )
     assert "(oracle: reads the true state)" in out.stdout and "| over_and_out | mcts:sims=5" in out.stdout
+    out = run_example(
+        "mcts_strength.py", "--games", "otto_octopus", "--budgets", "5", "--opponents", "random", "-n", "2",
+        "--jobs", "1", "--oracle", "hands", cwd=tmp_path,
+    )
+    assert "(oracle: reads every hand, not the pile order)" in out.stdout

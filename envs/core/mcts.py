@@ -56,7 +56,7 @@ game               settings (``sims=200`` plus)                           games 
 =================  =====================================================  =====  ======  ==============
 octi               core defaults (c=0.3, depth auto = 2, no prior)           40  0.450   [0.307, 0.602]
 octi               c=0.3,rollout=heuristic,depth=4,prior=heuristic           40  1.000   [0.912, 1.000]
-octi               *default* depth=0,prior=heuristic                         100  0.830   [0.745, 0.891]
+octi               *default* depth=0,prior=heuristic                        100  0.830   [0.745, 0.891]
 otto_octopus       core defaults                                             40  0.438   [0.296, 0.590]
 otto_octopus       *default* depth=0,prior=heuristic                        200  0.522   [0.454, 0.591]
 otto_octopus       depth=0,prior=heuristic,bias=3                           200  0.520   [0.451, 0.588]
@@ -65,9 +65,24 @@ otto_octopus       rollout=greedy,depth=6,prior=heuristic                   100 
 otto_octopus       ``sims=1000``,depth=0,prior=heuristic                    100  0.480   [0.385, 0.577]
 otto_octopus       evaluate + 0.5 x best placement of each hand (trial)     200  0.520   [0.451, 0.588]
 otto_octopus       depth=0,prior=heuristic,widen=1                          200  0.512   [0.444, 0.581]
+otto_octopus       depth=0,prior=heuristic,c=0.1 (``--seed 303``)           300  0.487   [0.431, 0.543]
+otto_octopus       depth=0,prior=heuristic,c=1 (``--seed 303``)             300  0.517   [0.460, 0.573]
+otto_octopus       rollout=heuristic,depth=4,prior=heuristic (303)          300  0.532   [0.475, 0.587]
+otto_octopus       evaluate + open arms shared by ends in hand (trial)      300  0.523   [0.467, 0.579]
+otto_octopus       same, half weight (trial)                                300  0.492   [0.436, 0.548]
+otto_octopus       same, plus 0.3 x kept value of the hand (trial)          300  0.457   [0.401, 0.513]
 over_and_out       core defaults (*default*)                                 40  0.450   [0.307, 0.602]
 over_and_out       c=0.3,rollout=heuristic,depth=4,prior=heuristic           40  0.475   [0.329, 0.625]
 over_and_out       c=0.7,rollout=heuristic,depth=full                        40  0.300   [0.181, 0.454]
+over_and_out       core defaults (``--seed 202``)                           400  0.482   [0.434, 0.531]
+over_and_out       depth=0 (202)                                            400  0.502   [0.454, 0.551]
+over_and_out       prior=heuristic (202)                                    400  0.480   [0.431, 0.529]
+over_and_out       depth=0,prior=heuristic (202)                            400  0.495   [0.446, 0.544]
+over_and_out       rollout=heuristic,depth=4,prior=heuristic (202)          400  0.480   [0.431, 0.529]
+over_and_out       c=0.1 (202)                                              400  0.470   [0.422, 0.519]
+over_and_out       c=1 (202)                                                400  0.468   [0.419, 0.516]
+over_and_out       depth=full (random playouts, 202)                        400  0.255   [0.215, 0.300]
+over_and_out       rollout=heuristic,depth=full (202)                       400  0.305   [0.262, 0.352]
 otto_game_over     core defaults                                             40  0.500   [0.352, 0.648]
 otto_game_over     core defaults (another seed)                             200  0.350   [0.287, 0.418]
 otto_game_over     *default* depth=0,prior=heuristic                         40  0.475   [0.329, 0.625]
@@ -77,11 +92,11 @@ otto_game_over     depth=0,prior=heuristic,bias=3 (``--seed 31``)           200 
 otto_game_over     depth=0,prior=heuristic,widen=1 (``--seed 31``)          200  0.583   [0.513, 0.649]
 otto_game_over     depth=0,prior=heuristic,widen=1 (``--seed 37``)          400  0.590   [0.541, 0.637]
 otto_game_over     core defaults, ``episode="game"`` (whole games)           20  0.300   [0.145, 0.519]
-otto_game_over     *default* depth=0,prior=heuristic, whole games           16  0.750   [0.505, 0.898]
+otto_game_over     *default* depth=0,prior=heuristic, whole games            16  0.750   [0.505, 0.898]
 otto_game_over     *default*, whole games (another seed)                    100  0.680   [0.583, 0.763]
 otto_game_over     *default*, whole games (a third seed)                    100  0.770   [0.678, 0.842]
 otto_game_over     *default*, whole games (a fourth seed)                   100  0.710   [0.615, 0.790]
-otto_game_over     widen=1, whole games (``--seed 41``)                      100  0.700   [0.604, 0.781]
+otto_game_over     widen=1, whole games (``--seed 41``)                     100  0.700   [0.604, 0.781]
 =================  =====================================================  =====  ======  ==============
 
 Ceilings (a search that *cheats*: the same UCT on the true state, so it knows every hand, the
@@ -90,10 +105,31 @@ deck order and future chance; ``sims=200``): Over and Out ``rollout=heuristic,de
 1.000 [0.912, 1.000] (40 games); ``examples/mcts_strength.py --oracle`` runs such a ceiling. In
 Over and Out even perfect knowledge of every card barely passes 70% against ``heuristic`` (and
 wins only 0.925 [0.895, 0.947] of 400 games against ``random``), so an honest bot cannot be
-expected to; in Otto the Octopus
-knowing one's next tiles is worth everything, and every honest setting tried (five times the
-simulations included) ends within noise of 0.52: the search adds little to the ``heuristic``
-prior there. In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
+expected to; in Otto the Octopus knowing one's next tiles is worth everything, and every honest
+setting tried (five times the simulations included) ends within noise of 0.52: the search adds
+little to the ``heuristic`` prior there.
+
+What each piece of hidden information is worth (the search's ``resample_hidden`` keeps part
+of the truth: ``examples/mcts_strength.py --oracle hands``, ``--oracle deal``, ``--oracle``;
+2 players against ``heuristic``; score):
+
+==============  =========================================  =============  =============  =============  =============
+game            settings (``sims=200`` plus)               honest         hands seen     deal seen      everything
+==============  =========================================  =============  =============  =============  =============
+over_and_out    core defaults (400 games each)             0.482 (202)    0.583 (505)    0.688 (505)    0.685 (505)
+otto_octopus    depth=0,prior=heuristic (200 each)         0.522          0.560 (404)    0.632 (404)    0.660 (404)
+otto_octopus    rollout=heuristic,depth=4,prior=heuristic  0.532 (303)    0.660 (404)    0.963 (404)    0.988 (404)
+==============  =========================================  =============  =============  =============  =============
+
+(``--seed`` in brackets; *hands seen*: every hand true, the draw pile (and Tip Top pile) re-shuffled
+in each simulation; *deal seen*: hands and pile order true, only later chance (reshuffles,
+pufferfish picks, seahorse returns) re-drawn; *everything*: ``--oracle``. Intervals: Over and Out
+hands 0.583 [0.534, 0.630], deal 0.688 [0.640, 0.731]; Otto the Octopus with rollouts: hands
+0.660 [0.592, 0.722], deal 0.963 [0.926, 0.981], everything 0.988 [0.961, 0.996].) Knowing the
+other hands, which an honest player could at best infer, is worth 0.04-0.13 and leaves both
+games below 70%; the rest of the ceilings is the order of the draws, which no player knows.
+
+In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
 threats, which 200 simulations spread over ~80 moves cannot), at about 1.6 times the cost per
 simulation (four times before ``heuristic`` was made faster); over whole games it reaches 70%
 as a point estimate (0.720 [0.667, 0.768] over the last 300 games). Progressive widening

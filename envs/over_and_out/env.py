@@ -112,10 +112,16 @@ top-out as an attack with an escape in reserve). Measured with ``envs.core.arena
 **MCTS** (``mcts``, ``envs/core/mcts.py``; no per-game defaults: the core ones, depth-2 random
 rollouts then ``evaluate``: chips, escape cards, the mover's unavoidable risk). N = 2, seats
 rotated, 100 games each (``examples/mcts_strength.py --seed 3``): ``mcts:sims=200`` against
-random 0.890, greedy 0.500, heuristic 0.470; every setting tried with heuristic priors or
-rollouts stayed at 0.40-0.48. The ceiling is low: the same search *reading every hand and the
-deck order* (an oracle, not a bot) wins only 0.775 [0.625, 0.877] of 40 games against
-``heuristic`` at 200 simulations, and ``heuristic`` itself beats ``greedy`` only 0.540.
+random 0.890, greedy 0.500, heuristic 0.470. Nine settings over 400 games each at ``--seed
+202`` (no prior or the heuristic's, depth 0, 2 or 4 with random or heuristic rollouts, c from
+0.1 to 1) all scored 0.468-0.502 against ``heuristic``; full playouts scored 0.255 (random) and
+0.305 (heuristic), since a whole game's outcome hardly depends on one move. The ceiling is low:
+the same search *reading every hand and the deck order* (an oracle, not a bot) wins only 0.775
+[0.625, 0.877] of 40 games against ``heuristic`` at 200 simulations with heuristic playouts,
+and 0.685 [0.638, 0.729] of 400 at the core defaults; shown only the other hand (the piles
+re-shuffled in every simulation) it wins 0.583 [0.534, 0.630] (``examples/mcts_strength.py
+--oracle hands --seed 505``), so even perfect inference of the other hand would not reach 70%.
+``heuristic`` itself beats ``greedy`` only 0.540.
 Against ``random`` the same oracle wins 0.925 [0.895, 0.947] of 400 games
 (``examples/mcts_strength.py ... --opponents random --oracle``, seeds 5 and 6): no honest
 policy can be expected to reach 95% there.
