@@ -101,7 +101,7 @@ otto_game_over     widen=1, whole games (``--seed 41``)                     100 
 
 Ceilings (a search that *cheats*: the same UCT on the true state, so it knows every hand, the
 deck order and future chance; ``sims=200``): Over and Out ``rollout=heuristic,depth=full``
-0.775 [0.625, 0.877] (40 games); Otto the Octopus ``rollout=heuristic,depth=4,prior=heuristic``
+0.775 [0.625, 0.877] (40 games) and 0.745 [0.680, 0.800] (200 games, ``--seed 606``); Otto the Octopus ``rollout=heuristic,depth=4,prior=heuristic``
 1.000 [0.912, 1.000] (40 games); ``examples/mcts_strength.py --oracle`` runs such a ceiling. In
 Over and Out even perfect knowledge of every card barely passes 70% against ``heuristic`` (and
 wins only 0.925 [0.895, 0.947] of 400 games against ``random``), so an honest bot cannot be
@@ -117,17 +117,20 @@ of the truth: ``examples/mcts_strength.py --oracle hands``, ``--oracle deal``, `
 game            settings (``sims=200`` plus)               honest         hands seen     deal seen      everything
 ==============  =========================================  =============  =============  =============  =============
 over_and_out    core defaults (400 games each)             0.482 (202)    0.583 (505)    0.688 (505)    0.685 (505)
+over_and_out    rollout=heuristic,depth=full (200 each)    0.305 (202)    0.460 (606)    --             0.745 (606)
 otto_octopus    depth=0,prior=heuristic (200 each)         0.522          0.560 (404)    0.632 (404)    0.660 (404)
 otto_octopus    rollout=heuristic,depth=4,prior=heuristic  0.532 (303)    0.660 (404)    0.963 (404)    0.988 (404)
 ==============  =========================================  =============  =============  =============  =============
 
-(``--seed`` in brackets; *hands seen*: every hand true, the draw pile (and Tip Top pile) re-shuffled
-in each simulation; *deal seen*: hands and pile order true, only later chance (reshuffles,
-pufferfish picks, seahorse returns) re-drawn; *everything*: ``--oracle``. Intervals: Over and Out
-hands 0.583 [0.534, 0.630], deal 0.688 [0.640, 0.731]; Otto the Octopus with rollouts: hands
-0.660 [0.592, 0.722], deal 0.963 [0.926, 0.981], everything 0.988 [0.961, 0.996].) Knowing the
-other hands, which an honest player could at best infer, is worth 0.04-0.13 and leaves both
-games below 70%; the rest of the ceilings is the order of the draws, which no player knows.
+(``--seed`` in brackets; the honest Over and Out runs had 400 games; *hands seen*: every hand
+true, the draw pile (and Tip Top pile) re-shuffled in each simulation; *deal seen*: hands and
+pile order true, only later chance (reshuffles, pufferfish picks, seahorse returns) re-drawn;
+*everything*: ``--oracle``. Intervals: Over and Out hands 0.583 [0.534, 0.630] and 0.460
+[0.392, 0.529], deal 0.688 [0.640, 0.731], everything 0.685 [0.638, 0.729] and 0.745
+[0.680, 0.800]; Otto the Octopus with rollouts: hands 0.660 [0.592, 0.722], deal 0.963
+[0.926, 0.981], everything 0.988 [0.961, 0.996].) Knowing the other hands, which an honest
+player could at best infer, is worth 0.04-0.16 and leaves both games below 70%; the rest of the
+ceilings is the order of the draws, which no player knows.
 
 In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
 threats, which 200 simulations spread over ~80 moves cannot), at about 1.6 times the cost per

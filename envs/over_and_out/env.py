@@ -116,11 +116,13 @@ random 0.890, greedy 0.500, heuristic 0.470. Nine settings over 400 games each a
 202`` (no prior or the heuristic's, depth 0, 2 or 4 with random or heuristic rollouts, c from
 0.1 to 1) all scored 0.468-0.502 against ``heuristic``; full playouts scored 0.255 (random) and
 0.305 (heuristic), since a whole game's outcome hardly depends on one move. The ceiling is low:
-the same search *reading every hand and the deck order* (an oracle, not a bot) wins only 0.775
-[0.625, 0.877] of 40 games against ``heuristic`` at 200 simulations with heuristic playouts,
-and 0.685 [0.638, 0.729] of 400 at the core defaults; shown only the other hand (the piles
-re-shuffled in every simulation) it wins 0.583 [0.534, 0.630] (``examples/mcts_strength.py
---oracle hands --seed 505``), so even perfect inference of the other hand would not reach 70%.
+the same search *reading every hand and the deck order* (an oracle, not a bot) wins only 0.745
+[0.680, 0.800] of 200 games against ``heuristic`` at 200 simulations with heuristic playouts
+(``--seed 606``; 31 of 40 in an earlier run), and 0.685 [0.638, 0.729] of 400 at the core
+defaults; shown only the other hand (the piles re-shuffled in every simulation) it wins 0.583
+[0.534, 0.630] at the core defaults (``examples/mcts_strength.py --oracle hands --seed 505``)
+and 0.460 [0.392, 0.529] with heuristic playouts (``--seed 606``), so even perfect inference of
+the other hand would not reach 70%.
 ``heuristic`` itself beats ``greedy`` only 0.540.
 Against ``random`` the same oracle wins 0.925 [0.895, 0.947] of 400 games
 (``examples/mcts_strength.py ... --opponents random --oracle``, seeds 5 and 6): no honest
