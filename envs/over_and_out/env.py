@@ -112,7 +112,7 @@ top-out as an attack with an escape in reserve). Measured with ``envs.core.arena
 **MCTS** (``mcts``, ``envs/core/mcts.py``; no per-game defaults: the core ones, depth-2 random
 rollouts then ``evaluate``: chips, escape cards, the mover's unavoidable risk). N = 2, seats
 rotated, 100 games each (``examples/mcts_strength.py --seed 3``): ``mcts:sims=200`` against
-random 0.890, greedy 0.500, heuristic 0.470. Nine settings over 400 games each at ``--seed
+random 0.890, greedy 0.500, heuristic 0.470. Seven settings over 400 games each at ``--seed
 202`` (no prior or the heuristic's, depth 0, 2 or 4 with random or heuristic rollouts, c from
 0.1 to 1) all scored 0.468-0.502 against ``heuristic``; full playouts scored 0.255 (random) and
 0.305 (heuristic), since a whole game's outcome hardly depends on one move. The ceiling is low:
