@@ -129,7 +129,8 @@ pile order true, only later chance (reshuffles, pufferfish picks, seahorse retur
 [0.392, 0.529], deal 0.688 [0.640, 0.731], everything 0.685 [0.638, 0.729] and 0.745
 [0.680, 0.800]; Otto the Octopus with rollouts: hands 0.660 [0.592, 0.722], deal 0.963
 [0.926, 0.981], everything 0.988 [0.961, 0.996].) Knowing the other hands, which an honest
-player could at best infer, is worth 0.04-0.16 and leaves both games below 70%; the rest of the
+player could at best infer, is worth 0.04-0.16 and leaves both games below 70% (point estimates;
+the highest interval ends at 0.722); the rest of the
 ceilings is the order of the draws, which no player knows.
 
 In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's

@@ -193,7 +193,7 @@ games at ``--seed 404``): the draws decide. What it reads is what matters. The s
 shown only the other hand (the pile order re-drawn in every simulation) wins 0.660
 [0.592, 0.722]; shown the deal (hands and pile order; only pufferfish and seahorse chance
 re-drawn) it wins 0.963 [0.926, 0.981]; honest, 0.532 [0.475, 0.587] (300 games). So even
-perfect inference of the other hand stays below 70%, and the rest of the gap is the order of
+perfect inference of the other hand stays below 70% as a point estimate, and the rest of the gap is the order of
 the pile, which no player can know (``examples/mcts_strength.py --oracle hands``,
 ``--oracle deal``). Every honest setting tried (five times the
 simulations, bot rollouts, exploration constants 0.1 to 1, hand-potential and open-arm
