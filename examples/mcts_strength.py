@@ -59,15 +59,10 @@ def _fresh_chance(state: Any, rng: Any) -> None:
 
 def _hands_seen(game: Any, state: Any, seat: int, rng: Any) -> Any:
     """Every hand true; the draw piles re-shuffled and later chance re-drawn."""
-    st = state.clone()  # (the order of the draws is fixed: the documented seeds reproduce)
-    if hasattr(st, "draw_pile"):  # Over and Out: the draw pile and the Tip Top pile
-        _fresh_chance(st, rng)
-        st.draw_pile = [int(x) for x in rng.permutation(sorted(st.draw_pile))]
-        st.tiptop_pile = [int(x) for x in rng.permutation(sorted(st.tiptop_pile))]
-    else:  # Otto the Octopus: the pile
-        st.pile = [int(x) for x in rng.permutation(sorted(st.pile))]
-        st.recount_pile()
-        _fresh_chance(st, rng)
+    st = state.clone()
+    _fresh_chance(st, rng)
+    for pile in PILES[game.name]:
+        setattr(st, pile, [int(x) for x in rng.permutation(sorted(getattr(st, pile)))])
     return st
 
 
@@ -84,7 +79,9 @@ def _all_seen(game: Any, state: Any, seat: int, rng: Any) -> Any:
 
 # (methods of the oracle game class: ``game`` is its instance)
 ORACLES = {"all": _all_seen, "deal": _deal_seen, "hands": _hands_seen}
-HANDS_GAMES = ("over_and_out", "otto_octopus")  # the games whose piles _hands_seen knows
+#: the face-down piles that ``--oracle hands`` re-shuffles, for the games it supports
+PILES = {"over_and_out": ("draw_pile", "tiptop_pile"), "otto_octopus": ("pile",)}
+HANDS_GAMES = tuple(PILES)
 ORACLE_LABELS = {
     "all": "oracle: reads the true state",
     "deal": "oracle: reads the hands and the pile order",

@@ -119,7 +119,7 @@ game            settings (``sims=200`` plus)               honest         hands 
 ==============  =========================================  =============  =============  =============  =============
 over_and_out    core defaults (400 games each)             0.482 (202)    0.583 (505)    0.688 (505)    0.685 (505)
 over_and_out    rollout=heuristic,depth=full (200 each)    0.305 (202)    0.460 (606)    --             0.745 (606)
-otto_octopus    depth=0,prior=heuristic (200 each)         0.522          0.560 (404)    0.632 (404)    0.660 (404)
+otto_octopus    depth=0,prior=heuristic (200 each)         0.522          0.570 (404)    0.632 (404)    0.660 (404)
 otto_octopus    rollout=heuristic,depth=4,prior=heuristic  0.532 (303)    0.660 (404)    0.963 (404)    0.988 (404)
 ==============  =========================================  =============  =============  =============  =============
 
