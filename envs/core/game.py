@@ -54,7 +54,7 @@ def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
     if not isinstance(d, Mapping):
         raise ValueError(f"rng state must be a dict, got {type(d).__name__}")
     name = d.get("bit_generator")
-    if name not in BIT_GENERATORS:
+    if not isinstance(name, str) or name not in BIT_GENERATORS:
         raise ValueError(f"rng bit_generator must be one of {sorted(BIT_GENERATORS)}, got {name!r}")
     try:
         bit_gen = BIT_GENERATORS[name]()

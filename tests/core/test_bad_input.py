@@ -210,3 +210,15 @@ def test_unknown_reset_option(name: str) -> None:
     env = GAMES[name].env()
     with pytest.raises(ValueError):
         env.reset(seed=0, options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_from_dict_rng_bit_generator_not_a_name(name: str) -> None:
+    """An unhashable or non-string ``bit_generator`` is a ValueError naming the allowed
+    generators, not a TypeError (found by the property test above)."""
+    d = _STATES[name][0].to_dict()
+    for junk in ([], {}, 3, None, ["PCG64"]):
+        bad = json.loads(json.dumps(d))
+        bad["rng"]["bit_generator"] = junk
+        with pytest.raises(ValueError, match="bit_generator must be one of"):
+            type(_STATES[name][0]).from_dict(bad)
