@@ -16,7 +16,7 @@ from envs.core.registry import GAMES
 from tests.core.conftest import available_games
 from tests.core.helpers import make_game, play_random
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(deadline=None, suppress_health_check=list(HealthCheck))  # examples: tests/conftest.py
 
 JUNK = st.one_of(
     st.none(),
