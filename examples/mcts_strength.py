@@ -81,7 +81,6 @@ def _all_seen(game: Any, state: Any, seat: int, rng: Any) -> Any:
 ORACLES = {"all": _all_seen, "deal": _deal_seen, "hands": _hands_seen}
 #: the face-down piles that ``--oracle hands`` re-shuffles, for the games it supports
 PILES = {"over_and_out": ("draw_pile", "tiptop_pile"), "otto_octopus": ("pile",)}
-HANDS_GAMES = tuple(PILES)
 ORACLE_LABELS = {
     "all": "oracle: reads the true state",
     "deal": "oracle: reads the hands and the pile order",
@@ -95,8 +94,8 @@ def oracle_game(game: Any, reveal: str = "all") -> Any:
     reads what is hidden (a ceiling for ``--oracle``, never a bot)."""
     if reveal not in ORACLES:
         raise ValueError(f"--oracle: expected one of {sorted(ORACLES)}, got {reveal!r}")
-    if reveal == "hands" and game.name not in HANDS_GAMES:
-        raise ValueError(f"--oracle hands: only for {', '.join(HANDS_GAMES)}, not {game.name}")
+    if reveal == "hands" and game.name not in PILES:
+        raise ValueError(f"--oracle hands: only for {', '.join(PILES)}, not {game.name}")
     cls = type(game)
     return type(f"Oracle{cls.__name__}", (cls,), {"resample_hidden": ORACLES[reveal]})(config=game.config)
 
@@ -149,11 +148,10 @@ def main() -> None:
         help="hand the search the true state (all), only the deal, or only the hands: a ceiling, not a bot",
     )
     args = ap.parse_args()
-    if args.oracle == "hands":
-        bad = [g for g in (args.games if args.games is not None else landed()) if get_game(g).name not in HANDS_GAMES]
-        if bad:
-            ap.error(f"--oracle hands: only for {', '.join(HANDS_GAMES)}, not {', '.join(bad)}")
     names = args.games if args.games is not None else landed()
+    bad = [g for g in names if get_game(g).name not in PILES]
+    if args.oracle == "hands" and bad:
+        ap.error(f"--oracle hands: only for {', '.join(PILES)}, not {', '.join(bad)}")
     configs = parse_configs(args.config)
     extra = f",{args.mcts}" if args.mcts else ""
     print("| game | config | sims/s (mcts:sims=200" + extra + ") |\n|---|---|---|")
