@@ -17,6 +17,7 @@ and rendering.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -155,9 +156,15 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        try:
+            index = operator.index(action)  # ints and numpy integers; never a float rounded down
+        except TypeError:
+            raise ValueError(
+                f"action must be an integer index in [0, {self.n_actions}), got {action!r}"
+            ) from None
         self._cumulative_rewards[agent] = 0.0
         self._mask = None
-        self.state.apply(int(action))
+        self.state.apply(index)
         self._update_after_move()
         if self.render_mode == "human":
             self.render()

@@ -222,3 +222,19 @@ def test_from_dict_rng_bit_generator_not_a_name(name: str) -> None:
         bad["rng"]["bit_generator"] = junk
         with pytest.raises(ValueError, match="bit_generator must be one of"):
             type(_STATES[name][0]).from_dict(bad)
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_raw_env_action_must_be_an_integer(name: str) -> None:
+    """The unwrapped env takes ints and numpy integers; a float, a string or None is a
+    ValueError, never rounded or parsed into some other move."""
+    raw = GAMES[name].raw_env_class()()
+    raw.reset(seed=0)
+    legal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0])
+    before = raw.state.to_dict()
+    for junk in (legal + 0.5, float(legal), str(legal), None, [legal]):
+        with pytest.raises(ValueError, match="action must be an integer index"):
+            raw.step(junk)
+        assert raw.state.to_dict() == before  # nothing was played
+    raw.step(np.int64(legal))  # a numpy integer is fine
+    assert raw.state.to_dict() != before
