@@ -51,6 +51,8 @@ class TrainConfig:
     pretrain_teacher: str = "heuristic"
     pretrain_samples: int = 0
     pretrain_epochs: int = 5
+    pretrain_learning_rate: float | None = None  # None: learning_rate
+    pretrain_batch_size: int | None = None  # None: batch_size
     pretrain_rounds: int = 0
     pretrain_workers: int = 2
     # self-play
@@ -79,6 +81,10 @@ class TrainConfig:
         for name in ("pretrain_samples", "pretrain_epochs", "pretrain_rounds"):
             if int(getattr(self, name)) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        if self.pretrain_learning_rate is not None and not float(self.pretrain_learning_rate) > 0:
+            raise ValueError(f"pretrain_learning_rate must be > 0 or null, got {self.pretrain_learning_rate!r}")
+        if self.pretrain_batch_size is not None and int(self.pretrain_batch_size) < 1:
+            raise ValueError(f"pretrain_batch_size must be >= 1 or null, got {self.pretrain_batch_size!r}")
         if int(self.pretrain_workers) < 1:
             raise ValueError(f"pretrain_workers must be >= 1, got {self.pretrain_workers!r}")
         if not self.opponents:

@@ -140,11 +140,44 @@ def test_dagger_rounds_let_the_policy_play_and_the_teacher_label(tmp_path: Path)
     assert len(driven) != len(plain) or not np.array_equal(driven.obs, plain.obs), "other moves played"
 
 
+def test_pretrain_has_its_own_learning_rate_and_batch_size(tmp_path: Path) -> None:
+    """``pretrain_learning_rate`` / ``pretrain_batch_size`` drive the fit; PPO's rate is back
+    on the optimiser afterwards, and the record says which rate was used."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg(pretrain_samples=200, pretrain_epochs=1, pretrain_workers=1, learning_rate=1e-4,
+               pretrain_learning_rate=2e-3, pretrain_batch_size=16)
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, learning_rate=1e-4, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    seen: list[tuple[float, int]] = []
+    step = model.policy.optimizer.step
+
+    def spy(*a: Any, **k: Any) -> Any:
+        seen.append((model.policy.optimizer.param_groups[0]["lr"], 0))
+        return step(*a, **k)
+
+    model.policy.optimizer.step = spy  # type: ignore[method-assign]
+    record = pretrain(model, cfg, tmp_path)
+    n_train = record["rounds"][0]["train"]
+    assert len(seen) == -(-n_train // 16), "one optimiser step per minibatch of pretrain_batch_size"
+    assert {lr for lr, _ in seen} == {2e-3}
+    assert model.policy.optimizer.param_groups[0]["lr"] == 1e-4, "PPO's rate restored"
+    assert record["rounds"][0]["learning_rate"] == 2e-3
+    # unset: PPO's own rate and batch size
+    cfg2 = _cfg(pretrain_samples=200, pretrain_epochs=1, pretrain_workers=1)
+    seen.clear()
+    record = pretrain(model, cfg2, tmp_path)
+    assert {lr for lr, _ in seen} == {1e-4} and "learning_rate" not in record["rounds"][0]
+    assert len(seen) == -(-record["rounds"][0]["train"] // 64)
+
+
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0), ("pretrain_rounds", -1)],
+    [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0), ("pretrain_rounds", -1),
+     ("pretrain_learning_rate", 0.0), ("pretrain_learning_rate", -1e-3), ("pretrain_batch_size", 0)],
 )
-def test_bad_pretrain_options_are_refused(key: str, value: int) -> None:
+def test_bad_pretrain_options_are_refused(key: str, value: float) -> None:
     with pytest.raises(ValueError, match=key):
         TrainConfig(**{key: value}).validate()
 
