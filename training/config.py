@@ -6,6 +6,7 @@ The resolved configuration is written to ``<out>/config.yaml`` with every run, a
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,8 @@ class TrainConfig:
     progress_bar: bool = True
 
     def validate(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_type(f.name, str(f.type), getattr(self, f.name))
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
@@ -94,6 +97,24 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+_SCALARS: dict[str, tuple[type, ...]] = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,)}
+_KIND = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
+
+
+def _check_type(name: str, annotation: str, value: Any) -> None:
+    """A scalar option (``int``, ``float``, ``str``, ``bool``, or one of them ``| None``) holds a
+    value of that type (a bool is not a number here); the error names the option."""
+    base, _, rest = annotation.partition(" | ")
+    if base not in _SCALARS or rest not in ("", "None"):
+        return  # lists and mappings are checked where they are used
+    if value is None and rest == "None":
+        return
+    ok = isinstance(value, _SCALARS[base]) and (base == "bool" or not isinstance(value, bool))
+    if not ok:
+        null = " or null" if rest == "None" else ""
+        raise ValueError(f"{name} must be {_KIND[base]}{null}, got {value!r}")
 
 
 def parse_opponents(value: Any) -> dict[str, float]:
@@ -130,6 +151,11 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
     if unknown:
         raise ValueError(f"{source}: unknown training option(s) {unknown}; known: {sorted(known)}")
     values = dict(data)
+    for f in dataclasses.fields(TrainConfig):  # YAML 1.1 reads 3e-4 (no dot) as a string
+        v = values.get(f.name)
+        if str(f.type).partition(" | ")[0] == "float" and isinstance(v, str):
+            with contextlib.suppress(ValueError):  # not a number: validate() names the option
+                values[f.name] = float(v)
     if "opponents" in values:
         values["opponents"] = parse_opponents(values["opponents"])
     if "params" in values:

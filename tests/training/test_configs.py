@@ -1,8 +1,9 @@
-"""Every ``configs/<game>.yaml`` is a valid training configuration for a registered game."""
+"""Every ``configs/<game>.yaml`` is a valid training configuration for a registered game; bad options are named."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,3 +38,32 @@ def test_published_run_configs_still_load(path: Path) -> None:
     cfg = merge(TrainConfig(), data, str(path))
     cfg.validate()
     assert cfg.env == path.stem.removesuffix("_config")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("learning_rate", "abc", "learning_rate must be a number"),
+        ("gamma", True, "gamma must be a number"),
+        ("n_envs", 2.5, "n_envs must be an integer"),
+        ("timesteps", "100", "timesteps must be an integer"),
+        ("seat", "x", "seat must be an integer or null"),
+        ("pretrain_batch_size", "abc", "pretrain_batch_size must be an integer or null"),
+        ("pretrain_learning_rate", [1], "pretrain_learning_rate must be a number or null"),
+        ("vec_env", 3, "vec_env must be a string"),
+        ("progress_bar", 1, "progress_bar must be true or false"),
+    ],
+)
+def test_an_option_of_the_wrong_type_is_named(key: str, value: Any, message: str) -> None:
+    cfg = merge(TrainConfig(), {key: value}, "test")
+    with pytest.raises(ValueError, match=message):
+        cfg.validate()
+
+
+def test_a_yaml_exponent_without_a_dot_is_a_number(tmp_path: Path) -> None:
+    """PyYAML reads ``3e-4`` as a string; a float option takes it as the number."""
+    path = tmp_path / "c.yaml"
+    path.write_text("learning_rate: 3e-4\npretrain_learning_rate: 1e-3\nseat: null\n")
+    cfg = merge(TrainConfig(), read_yaml(path), str(path))
+    cfg.validate()
+    assert cfg.learning_rate == 3e-4 and cfg.pretrain_learning_rate == 1e-3 and cfg.seat is None
