@@ -24,8 +24,9 @@ policy's agreement with the teacher stalls after one epoch (0.92 held out, the s
 training decisions: it underfits, and three times the data changes nothing), while 1e-3 with
 minibatches of 128 reaches 0.96 in five epochs.
 
-PPO then starts from that policy; its first self-play snapshot is the cloned policy. The teacher only ever sees what its seat may see (bots read ``resample_hidden``
-views), and the demonstrations are seeded from the run's seed.
+PPO then starts from that policy; its first self-play snapshot is the cloned policy. The
+teacher only ever sees what its seat may see (bots read ``resample_hidden`` views), and the
+demonstrations are seeded from the run's seed.
 
 ``pretrain_rounds: R`` adds R DAgger rounds (Ross, Gordon & Bagnell 2011): the policy fitted so
 far plays ``pretrain_samples`` more decisions (sampling its moves), the teacher labels every
