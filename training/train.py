@@ -118,12 +118,16 @@ def build_single_env(cfg_dict: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]
     return env, game, bots
 
 
-def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str) -> Any:
-    """One monitored single-agent env (top level, so SubprocVecEnv can pickle it)."""
-    import torch
+def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str, subprocess: bool = False) -> Any:
+    """One monitored single-agent env (top level, so SubprocVecEnv can pickle it). In a
+    ``subprocess`` (SubprocVecEnv) torch gets one thread for the frozen opponents' moves; in
+    the learner's own process the thread count stays ``torch_threads``."""
     from stable_baselines3.common.monitor import Monitor
 
-    torch.set_num_threads(1)
+    if subprocess:
+        import torch
+
+        torch.set_num_threads(1)
     env, _game, _bots = build_single_env(cfg_dict)
     return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))
 
@@ -133,10 +137,11 @@ def build_vec_env(cfg: TrainConfig, out: Path) -> Any:
 
     monitor_dir = out / "monitor"
     monitor_dir.mkdir(parents=True, exist_ok=True)
+    sub = cfg.vec_env == "subproc"
     fns: list[Any] = [
-        functools.partial(make_env, cfg.to_dict(), i, str(monitor_dir)) for i in range(cfg.n_envs)
+        functools.partial(make_env, cfg.to_dict(), i, str(monitor_dir), sub) for i in range(cfg.n_envs)
     ]
-    if cfg.vec_env == "subproc":
+    if sub:
         return SubprocVecEnv(fns, start_method="forkserver")
     return DummyVecEnv(fns)
 

@@ -171,3 +171,21 @@ def test_eval_in_worker_processes(run_dir: Path) -> None:
     res = run_tournament(GAME[0], GAME[1], [str(run_dir / "model.zip"), "random"], games=40, workers=2)
     pair = res["pairs"][0]
     assert pair["games"] == 40 and pair["wins"] + pair["draws"] + pair["losses"] == 40
+
+
+def test_torch_threads_is_not_reset_by_in_process_envs(tmp_path: Path) -> None:
+    """``torch_threads`` holds for the learner: building ``DummyVecEnv`` envs in this process
+    leaves torch's thread count alone (only SubprocVecEnv workers drop to one thread)."""
+    import torch
+
+    from training.config import TrainConfig
+    from training.train import build_vec_env
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        cfg = TrainConfig(env="over_and_out", params={"num_players": 2}, n_envs=2, out=str(tmp_path))
+        build_vec_env(cfg, tmp_path).close()
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
