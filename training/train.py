@@ -118,13 +118,13 @@ def build_single_env(cfg_dict: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]
     return env, game, bots
 
 
-def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str, subprocess: bool = False) -> Any:
+def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str, in_subprocess: bool = False) -> Any:
     """One monitored single-agent env (top level, so SubprocVecEnv can pickle it). In a
-    ``subprocess`` (SubprocVecEnv) torch gets one thread for the frozen opponents' moves; in
-    the learner's own process the thread count stays ``torch_threads``."""
+    SubprocVecEnv worker (``in_subprocess``) torch gets one thread for the frozen opponents'
+    moves; in the learner's own process the thread count stays ``torch_threads``."""
     from stable_baselines3.common.monitor import Monitor
 
-    if subprocess:
+    if in_subprocess:
         import torch
 
         torch.set_num_threads(1)
