@@ -73,7 +73,7 @@ class TrainConfig:
 
     def validate(self) -> None:
         for f in dataclasses.fields(self):
-            _check_type(f.name, str(f.type), getattr(self, f.name))
+            _check_type(f, getattr(self, f.name))
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
@@ -103,10 +103,17 @@ _SCALARS: dict[str, tuple[type, ...]] = {"int": (int,), "float": (int, float), "
 _KIND = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
 
 
-def _check_type(name: str, annotation: str, value: Any) -> None:
+def _annotation(f: dataclasses.Field[Any]) -> tuple[str, str]:
+    """``("float", "None")`` for an option annotated ``float | None``, ``("int", "")`` for ``int``."""
+    base, _, rest = str(f.type).partition(" | ")
+    return base, rest
+
+
+def _check_type(f: dataclasses.Field[Any], value: Any) -> None:
     """A scalar option (``int``, ``float``, ``str``, ``bool``, or one of them ``| None``) holds a
     value of that type (a bool is not a number here); the error names the option."""
-    base, _, rest = annotation.partition(" | ")
+    name = f.name
+    base, rest = _annotation(f)
     if base not in _SCALARS or rest not in ("", "None"):
         return  # lists and mappings are checked where they are used
     if value is None and rest == "None":
@@ -153,7 +160,7 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
     values = dict(data)
     for f in dataclasses.fields(TrainConfig):  # YAML 1.1 reads 3e-4 (no dot) as a string
         v = values.get(f.name)
-        if str(f.type).partition(" | ")[0] == "float" and isinstance(v, str):
+        if _annotation(f)[0] == "float" and isinstance(v, str):
             with contextlib.suppress(ValueError):  # not a number: validate() names the option
                 values[f.name] = float(v)
     if "opponents" in values:
