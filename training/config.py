@@ -54,6 +54,7 @@ class TrainConfig:
     pretrain_epochs: int = 5
     pretrain_learning_rate: float | None = None  # None: learning_rate
     pretrain_batch_size: int | None = None  # None: batch_size
+    pretrain_symmetries: bool = False  # augment the fit with the game's symmetries
     pretrain_rounds: int = 0
     pretrain_workers: int = 2
     # self-play

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -69,6 +69,21 @@ def clone_rng(rng: np.random.Generator) -> np.random.Generator:
     bit_gen = type(rng.bit_generator)()
     bit_gen.state = rng.bit_generator.state
     return np.random.Generator(bit_gen)
+
+
+class Symmetry(NamedTuple):
+    """A symmetry of a game's rules (e.g. a quarter turn of the board), as two gathers.
+
+    For every state ``s`` with image ``g(s)`` under the symmetry:
+    ``observe(g(s), seat).ravel() == observe(s, seat).ravel()[obs_index]`` and
+    ``g(s).legal_mask() == s.legal_mask()[action_index]``: action ``b`` in the image is
+    action ``action_index[b]`` in the original, and playing them leads to images again.
+    Both are permutations (``int64``).
+    """
+
+    name: str
+    obs_index: np.ndarray
+    action_index: np.ndarray
 
 
 class GameState(ABC):
@@ -222,6 +237,12 @@ class Game(ABC, Generic[C, S]):
         with what ``seat`` knows. Games without hidden information return a clone.
         """
         return state.clone()  # type: ignore[return-value]
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The game's symmetries other than the identity (see :class:`Symmetry`): the
+        behaviour-cloning warm start can augment its data with them
+        (``pretrain_symmetries``). None by default."""
+        return ()
 
     def infos(self, state: S, seat: int) -> dict[str, Any]:
         """Extra per-agent ``infos`` (public facts only)."""

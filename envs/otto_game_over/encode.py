@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.otto_game_over.geometry import MARKERS_PER_TEAM, NO_TILE
+from envs.core.game import Symmetry
+from envs.otto_game_over import actions as A
+from envs.otto_game_over.geometry import CENTRE, MARKERS_PER_TEAM, N_SQ, N_V, NO_TILE
 from envs.otto_game_over.notation import (
     ACTION_OF_STRING,
     ACTION_STRINGS,
@@ -21,8 +23,8 @@ from envs.otto_game_over.notation import (
 if TYPE_CHECKING:
     from envs.otto_game_over.rules import State
 
-__all__ = ["ACTION_OF_STRING", "ACTION_STRINGS", "BLOCKS", "OBS_SIZE", "action_to_string", "observe",
-           "string_to_action"]
+__all__ = ["ACTION_OF_STRING", "ACTION_STRINGS", "BLOCKS", "OBS_SIZE", "SYMMETRIES", "action_to_string",
+           "observe", "string_to_action"]
 
 #: (name, size) of each block of the flat observation, in order
 BLOCKS: tuple[tuple[str, int], ...] = (
@@ -210,3 +212,65 @@ def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> State:
     new._mask = None
     return new
 
+
+
+# ------------------------------------------------------------------ symmetries
+def _turn_square(s: int) -> int:
+    """The square a clockwise quarter turn of the board takes ``s`` to: (file, rank) -> (rank, 4 - file)."""
+    f, r = s % 5, s // 5
+    return (4 - f) * 5 + r
+
+
+def _turn_vertex(v: int) -> int:
+    """The vertex a clockwise quarter turn takes ``v`` to: (x, y) -> (y, 5 - x)."""
+    x, y = v % 6, v // 6
+    return (5 - x) * 6 + y
+
+
+def _quarter_turn() -> tuple[np.ndarray, np.ndarray]:
+    """(obs_index, action_index) of one clockwise quarter turn, as gathers (see
+    :class:`~envs.core.game.Symmetry`): ``new[j] = old[index[j]]``.
+
+    The frame (spec §1.4) and every rule of tracing and closing are the same under the turn;
+    a tile at ``s`` in orientation ``k`` goes to the turned square in orientation ``k + 1``
+    (orientations are clockwise quarter turns). The fixed centre stays C8 in r0 (its design
+    looks the same in every orientation), so its orientation planes do not move.
+    """
+    obs_src = np.arange(OBS_SIZE, dtype=np.int64)
+    for s in range(N_SQ):
+        t = _turn_square(s)
+        for plane in range(9):  # empty, design one-hot
+            obs_src[plane * 25 + t] = plane * 25 + s
+        for k in range(4):
+            k2 = k if s == CENTRE else (k + 1) % 4
+            obs_src[(9 + k2) * 25 + t] = (9 + k) * 25 + s
+    for v in range(N_V):
+        for plane in range(15):
+            obs_src[_O_VERT + plane * 36 + _turn_vertex(v)] = _O_VERT + plane * 36 + v
+    act_src = np.arange(A.N_ACTIONS, dtype=np.int64)
+    for t in (0, 100):  # placements: 100*t + 4*square + k
+        for s in range(N_SQ):
+            for k in range(4):
+                act_src[t + 4 * _turn_square(s) + (k + 1) % 4] = t + 4 * s + k
+    for base in (A.CARD_BASE, A.JOKER_BASE):  # Quantum Leap: 8 + 100*from + 4*to + k
+        for f in range(N_SQ):
+            for s in range(N_SQ):
+                for k in range(4):
+                    new = base + A.E_QUANTUM + 100 * _turn_square(f) + 4 * _turn_square(s) + (k + 1) % 4
+                    act_src[new] = base + A.E_QUANTUM + 100 * f + 4 * s + k
+    return obs_src, act_src
+
+
+def _symmetries() -> tuple[Symmetry, ...]:
+    turn_obs, turn_act = _quarter_turn()
+    out = []
+    obs_i, act_i = turn_obs, turn_act
+    for name in ("quarter turn clockwise", "half turn", "quarter turn anticlockwise"):
+        out.append(Symmetry(name, obs_i.copy(), act_i.copy()))
+        obs_i, act_i = obs_i[turn_obs], act_i[turn_act]
+    return tuple(out)
+
+
+#: the three turns of the board (spec §1: the 5x5 board and its frame look the same after a
+#: quarter turn; mirror images are not symmetries, the tile designs are not mirror-symmetric)
+SYMMETRIES: tuple[Symmetry, ...] = _symmetries()

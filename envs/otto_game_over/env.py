@@ -91,6 +91,25 @@ sides: +1/-1, draw 0); truncation after ``max_matches`` regular matches pays 0. 
 Illegal action through ``env()``: -1 to the mover, game over (OGO-63). ``infos``:
 ``match_scores``, ``totals``, ``winners`` (+ ``solo_score``).
 
+Symmetries
+----------
+The board and its frame look the same after a quarter turn, and so do the rules of tracing,
+closing and scoring: ``game.symmetries()`` (``envs.otto_game_over.encode.SYMMETRIES``) gives
+the three turns as gathers (:class:`envs.core.game.Symmetry`): ``observe(turned, seat) ==
+observe(state, seat)[sym.obs_index]`` and ``turned.legal_mask() ==
+state.legal_mask()[sym.action_index]``. A clockwise quarter turn takes square (file, rank) to
+(rank, 4 - file), vertex (x, y) to (y, 5 - x), a tile in orientation r<k> to r<k+1>, and so
+placements ``100*t + 4*S + k`` and Quantum Leaps ``8 + 100*from + 4*to + k`` alike; the fixed
+centre stays C8 r0 (its design is the same in every orientation). Mirror images are not
+symmetries (the designs are not mirror-symmetric). Played with the turned moves (and the same
+engine generator) a turned game stays the image of the game move for move, across matches; the
+one rule a turn does not preserve is which of several shapes of one kind closed by a single
+placement takes a team's last marker of that kind (vertex order, OGO-19/21), which can send the
+two games apart. Tested on every position of seeded random games in every test configuration
+against boards turned independently, and over whole games played in step
+(``tests/otto_game_over/test_symmetry.py``). Training uses them to
+augment the behaviour-cloning warm start (``pretrain_symmetries``).
+
 Reset options and the position schema
 -------------------------------------
 ``reset(seed, options={"position": {...}})`` sets up any position; the schema (every key

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import Game
+from envs.core.game import Game, Symmetry
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import encode, flow, position
 from envs.otto_game_over.rules import Config, State
@@ -97,6 +97,10 @@ class OttoGameOverGame(Game[Config, State]):
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
         return encode.resample_hidden(state, seat, rng)
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's three turns (:data:`encode.SYMMETRIES`; the doc page's "Symmetries")."""
+        return encode.SYMMETRIES
 
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS

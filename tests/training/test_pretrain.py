@@ -200,3 +200,73 @@ def test_every_game_collects_and_fits(name: str) -> None:
     model = MaskablePPO("MlpPolicy", vec, policy_kwargs=kwargs, seed=0, device="cpu")
     log = fit(model.policy, demos, epochs=2, batch_size=16, vf_coef=0.5, max_grad_norm=0.5, seed=0)
     assert log["epochs"][-1]["policy_loss"] < log["epochs"][0]["policy_loss"] + 1.0
+
+
+def test_symmetry_images_are_the_turned_positions() -> None:
+    """``images`` moves a decision's observation, mask and teacher's set exactly as turning
+    the board does (OTTO Game Over's turns, checked on positions turned independently)."""
+    import torch
+
+    from envs.otto_game_over.game import OttoGameOverGame
+    from tests.otto_game_over.test_symmetry import turned
+    from training.pretrain import images, symmetry_tables
+
+    game = OttoGameOverGame(num_players=2)
+    tables = symmetry_tables(game.symmetries(), game.observation_shape, game.num_actions)
+    rng = np.random.default_rng(3)
+    st = game.new_initial_state(rng)
+    rows: list[tuple[Any, ...]] = []
+    while len(rows) < 40:
+        legal = st.legal_actions()
+        a = legal[rng.integers(len(legal))]
+        target = np.zeros(game.num_actions, dtype=bool)
+        target[a] = True
+        rows.append((st.clone(), a, target))
+        st.apply(a)
+    choice = np.arange(len(rows)) % 4
+    obs = torch.as_tensor(np.stack([game.observe(s, s.current_player()) for s, _, _ in rows]))
+    masks = np.stack([s.legal_mask().astype(bool) for s, _, _ in rows])
+    targets = np.stack([t for _, _, t in rows])
+    moved_obs, moved_masks, moved_targets = images(obs, masks, targets, choice, *tables)
+    inverse = [np.arange(game.num_actions), *(np.argsort(g.action_index) for g in game.symmetries())]
+    for i, (s, a, _) in enumerate(rows):
+        image = turned(s, int(choice[i]))
+        assert np.array_equal(moved_obs[i].numpy(), game.observe(image, s.current_player()))
+        assert np.array_equal(moved_masks[i], image.legal_mask().astype(bool))
+        assert np.flatnonzero(moved_targets[i]).tolist() == [int(inverse[choice[i]][a])], "the same move, turned"
+    assert set(choice.tolist()) == {0, 1, 2, 3}
+
+
+def test_pretrain_symmetries_augment_the_fit_or_are_refused(tmp_path: Path) -> None:
+    """With ``pretrain_symmetries`` the fit sees turned decisions (a spy on the policy sees
+    observations that are not among the ones played); a game that declares no symmetries is
+    an error naming the option."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg(env="otto_game_over", params={"num_players": 2, "episode": "match"}, opponents={"random": 1.0},
+               pretrain_teacher="greedy", pretrain_samples=60, pretrain_epochs=1, pretrain_workers=1,
+               pretrain_symmetries=True, batch_size=32)
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    seen: list[np.ndarray] = []
+    get = model.policy.get_distribution
+
+    def spy(obs: Any, action_masks: Any = None) -> Any:
+        if model.policy.training:
+            seen.append(obs.numpy().copy())
+        return get(obs, action_masks=action_masks)
+
+    model.policy.get_distribution = spy  # type: ignore[method-assign]
+    record = pretrain(model, cfg, tmp_path)
+    assert record["rounds"][0]["symmetries"] == 3
+    played = collect_demonstrations(cfg, 60, seed=int(cfg["seed"]) + 31337)
+    known = {row.tobytes() for row in played.obs}
+    shown = np.concatenate(seen)
+    assert len(shown) == record["rounds"][0]["train"]
+    turned_rows = sum(row.tobytes() not in known for row in shown)
+    assert 0.5 * len(shown) < turned_rows < len(shown), "about three in four decisions are shown turned"
+
+    plain = _cfg(pretrain_samples=60, pretrain_epochs=1, pretrain_workers=1, pretrain_symmetries=True)
+    with pytest.raises(ValueError, match="pretrain_symmetries: over_and_out declares no symmetries.*otto_game_over"):
+        pretrain(model, plain, tmp_path)
