@@ -77,8 +77,8 @@ class Symmetry(NamedTuple):
     For every state ``s`` with image ``g(s)`` under the symmetry:
     ``observe(g(s), seat).ravel() == observe(s, seat).ravel()[obs_index]`` and
     ``g(s).legal_mask() == s.legal_mask()[action_index]``: action ``b`` in the image is
-    action ``action_index[b]`` in the original, and playing them leads to images again.
-    Both are permutations (``int64``).
+    action ``action_index[b]`` in the original, and playing them leads to images again
+    (a game's doc page names any rule that breaks this). Both are permutations (``int64``).
     """
 
     name: str

@@ -213,7 +213,6 @@ def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> State:
     return new
 
 
-
 # ------------------------------------------------------------------ symmetries
 def _turn_square(s: int) -> int:
     """The square a clockwise quarter turn of the board takes ``s`` to: (file, rank) -> (rank, 4 - file)."""
