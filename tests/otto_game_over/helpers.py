@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
 
 from envs.otto_game_over.game import OttoGameOverGame
+from envs.otto_game_over.geometry import CENTRE, SQUARE_NAMES, SQUARE_OF_NAME, VERTEX_NAMES, VERTEX_OF_NAME
 from envs.otto_game_over.rules import State
 
 P_EIGHT = """
@@ -63,3 +65,34 @@ def points(state: State) -> list[int]:
 def shapes(state: State) -> dict[str, int | None]:
     """The closed shapes as in the position schema: ``{"big@ve4": 0, ...}``."""
     return dict(state.snapshot()["shapes"])
+
+
+def _turn(s: int) -> int:
+    """Clockwise quarter turn of square ``s``: (file, rank) -> (rank, 4 - file)."""
+    return (4 - s % 5) * 5 + s // 5
+
+
+def _turn_v(v: int) -> int:
+    """Clockwise quarter turn of vertex ``v``: (x, y) -> (y, 5 - x)."""
+    return (5 - v % 6) * 6 + v // 6
+
+
+def turned(st: State, quarters: int) -> State:
+    """``st`` with the board turned clockwise ``quarters`` times (cards, tiles in hand and
+    the RNG unchanged)."""
+    d = copy.deepcopy(st.to_dict())
+    pos = d["position"]
+    for _ in range(quarters):
+        board = {}
+        for name, text in pos["board"].items():
+            s = SQUARE_OF_NAME[name]
+            design, k = text.split("/")
+            k2 = int(k) if s == CENTRE else (int(k) + 1) % 4  # the fixed centre stays C8/0
+            board[SQUARE_NAMES[_turn(s)]] = f"{design}/{k2}"
+        pos["board"] = board
+        shapes = {}
+        for key, owner in pos["shapes"].items():  # insertion order = the order closed
+            kind, _, v = key.partition("@")
+            shapes[f"{kind}@{VERTEX_NAMES[_turn_v(VERTEX_OF_NAME[v])]}"] = owner
+        pos["shapes"] = shapes
+    return State.from_dict(d)

@@ -1,7 +1,7 @@
 """The board's three turns (``Game.symmetries()``): a turned position is observed and masked
-exactly as the symmetry's gathers say, and play goes on in step until chance breaks it.
+exactly as the symmetry's gathers say, and play with the turned moves stays in step.
 
-The turned position is built independently of the gathers: the state's own dict
+The turned position (``helpers.turned``) is built independently of the gathers: the state's own dict
 (``to_dict``) with every tile moved to the turned square in the next orientation and every
 closed shape to the turned vertex, loaded back with ``from_dict`` (which traces the board
 afresh, OGO-05/06).
@@ -9,52 +9,13 @@ afresh, OGO-05/06).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 import pytest
 
 from envs.otto_game_over.game import OttoGameOverGame
-from envs.otto_game_over.geometry import (
-    CENTRE,
-    SQUARE_NAMES,
-    SQUARE_OF_NAME,
-    VERTEX_NAMES,
-    VERTEX_OF_NAME,
-)
-from envs.otto_game_over.rules import State
-
-
-def _turn(s: int) -> int:
-    """Clockwise quarter turn of square ``s``: (file, rank) -> (rank, 4 - file)."""
-    return (4 - s % 5) * 5 + s // 5
-
-
-def _turn_v(v: int) -> int:
-    """Clockwise quarter turn of vertex ``v``: (x, y) -> (y, 5 - x)."""
-    return (5 - v % 6) * 6 + v // 6
-
-
-def turned(st: State, quarters: int) -> State:
-    """``st`` with the board turned clockwise ``quarters`` times (cards, tiles in hand and
-    the RNG unchanged)."""
-    d = copy.deepcopy(st.to_dict())
-    pos = d["position"]
-    for _ in range(quarters):
-        board = {}
-        for name, text in pos["board"].items():
-            s = SQUARE_OF_NAME[name]
-            design, k = text.split("/")
-            k2 = int(k) if s == CENTRE else (int(k) + 1) % 4  # the fixed centre stays C8/0
-            board[SQUARE_NAMES[_turn(s)]] = f"{design}/{k2}"
-        pos["board"] = board
-        shapes = {}
-        for key, owner in pos["shapes"].items():  # insertion order = the order closed
-            kind, _, v = key.partition("@")
-            shapes[f"{kind}@{VERTEX_NAMES[_turn_v(VERTEX_OF_NAME[v])]}"] = owner
-        pos["shapes"] = shapes
-    return State.from_dict(d)
+from tests.otto_game_over.helpers import turned
 
 
 def test_the_symmetries_are_the_three_turns() -> None:

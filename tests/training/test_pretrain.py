@@ -208,7 +208,7 @@ def test_symmetry_images_are_the_turned_positions() -> None:
     import torch
 
     from envs.otto_game_over.game import OttoGameOverGame
-    from tests.otto_game_over.test_symmetry import turned
+    from tests.otto_game_over.helpers import turned
     from training.pretrain import images, symmetry_tables
 
     game = OttoGameOverGame(num_players=2)
