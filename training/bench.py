@@ -119,14 +119,16 @@ def format_rows(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def learner_bench(env: str, params: list[str], timesteps: int, json_path: str | None = None) -> int:
+def learner_bench(
+    env: str, params: list[str], timesteps: int, json_path: str | None = None, policy: str | None = None
+) -> int:
     """``eightfold bench --learner ENV``: see :mod:`training.throughput`."""
     import json
 
     from training.params import parse_params
     from training.throughput import format_result, run_learner_bench
 
-    result = run_learner_bench(env, parse_params(params), timesteps)
+    result = run_learner_bench(env, parse_params(params), timesteps, policy=policy)
     print(format_result(result))
     if json_path:
         with open(json_path, "w") as f:

@@ -120,7 +120,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if getattr(args, "learner", None):
         from training.bench import learner_bench
 
-        return learner_bench(args.learner, args.param, args.timesteps, args.json)
+        return learner_bench(args.learner, args.param, args.timesteps, args.json, policy=args.policy)
     from training.bench import format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
@@ -178,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter with --learner")
     p.add_argument("--timesteps", type=int, default=20_000, help="learn() steps per measurement with --learner")
+    p.add_argument(
+        "--policy",
+        default=None,
+        choices=["masked", "sb3"],
+        help="with --learner: the policy class (default: the config's, i.e. masked)",
+    )
     p.set_defaults(func=cmd_bench)
 
     _add_training_commands(sub)

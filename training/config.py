@@ -16,6 +16,12 @@ import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 
+#: values of the ``policy`` option: the MaskablePPO policy class a run builds
+POLICIES = {
+    "masked": "training.policies.MaskedPolicy (sb3-contrib's policy in cheaper kernels)",
+    "sb3": "sb3_contrib MaskableActorCriticPolicy ('MlpPolicy'; the runs measured before 2026-12-01)",
+}
+
 
 @dataclass
 class TrainConfig:
@@ -48,6 +54,7 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     cnn_channels: list[int] = field(default_factory=lambda: [64, 64])
     features_dim: int = 256
+    policy: str = "masked"  # "masked": training.policies.MaskedPolicy; "sb3": sb3-contrib's own
     # behaviour-cloning warm start (training/pretrain.py)
     pretrain_teacher: str = "heuristic"
     pretrain_samples: int = 0
@@ -77,6 +84,8 @@ class TrainConfig:
             _check_type(f, getattr(self, f.name))
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy must be one of {list(POLICIES)}, got {self.policy!r}")
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")

@@ -16,7 +16,8 @@ Two more numbers say whether the env or the network limits a game's rate:
     python -m training.throughput over_and_out --param num_players=2
 
 Both sides: the game's training config (``configs/<game>.yaml``: n_envs, n_steps, batch,
-epochs, network), ``DummyVecEnv``, random opponents, no callbacks. Connect Four's
+epochs, network, ``policy``: :class:`training.policies.MaskedPolicy` unless ``--policy sb3``),
+``DummyVecEnv``, random opponents, no callbacks. Connect Four's
 observation is given the same kind of network: planes ``(2, 6, 7)`` for a CNN config, a
 flat vector of 84 for an MLP one.
 """
@@ -143,12 +144,12 @@ def _learn_rate(
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.policies import policy_kwargs
+    from training.policies import MaskedPolicy, policy_kwargs
 
     clock = [0.0]
     vec = DummyVecEnv([lambda: Timed(make(), clock)] * cfg.n_envs)
     model = MaskablePPO(
-        "MlpPolicy",
+        MaskedPolicy if cfg.policy == "masked" else "MlpPolicy",
         vec,
         n_steps=cfg.n_steps,
         batch_size=cfg.batch_size,
@@ -168,9 +169,10 @@ def _learn_rate(
 
 
 def run_learner_bench(
-    env: str, params: dict[str, Any], timesteps: int = 20_000, repeats: int = 2
+    env: str, params: dict[str, Any], timesteps: int = 20_000, repeats: int = 2, policy: str | None = None
 ) -> dict[str, Any]:
-    """Steps/s of ``learn()`` on ``env`` and on connect_four_v3 (best of ``repeats`` each)."""
+    """Steps/s of ``learn()`` on ``env`` and on connect_four_v3 (best of ``repeats`` each);
+    ``policy`` (``"masked"`` or ``"sb3"``) replaces the config's."""
     import torch
 
     from envs.core.registry import get_game
@@ -183,6 +185,9 @@ def run_learner_bench(
     path = default_config_path(entry.name)
     if path is not None:
         cfg = merge(cfg, read_yaml(path), str(path))
+    if policy is not None:
+        cfg = merge(cfg, {"policy": policy}, "--policy")
+    cfg.validate()
     params = {**cfg.params, **params}
     game = entry.game_class()(**params)
 
@@ -223,6 +228,7 @@ def run_learner_bench(
         "timesteps": timesteps,
         "n_envs": cfg.n_envs,
         "network": "CNN" if planes else "MLP",
+        "policy": cfg.policy,
         "game_steps_per_s": round(best["game"], 1),
         "connect_four_steps_per_s": round(best["ref"], 1),
         "ratio": round(best["game"] / best["ref"], 3),
@@ -238,7 +244,8 @@ def run_learner_bench(
 
 def format_result(r: dict[str, Any]) -> str:
     return (
-        f"learner throughput (MaskablePPO.learn, {r['n_envs']} envs, {r['network']}, {r['timesteps']:,} steps, "
+        f"learner throughput (MaskablePPO.learn, {r['policy']} policy, {r['n_envs']} envs, {r['network']}, "
+        f"{r['timesteps']:,} steps, "
         f"best of {len(r['all']['game'])}):\n"
         f"  {r['env']} {r['params']}: {r['game_steps_per_s']:,.0f} steps/s "
         f"({r['game_env_share']:.0%} of learn() time in the env)\n"
@@ -256,8 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--param", action="append", default=[])
     p.add_argument("--timesteps", type=int, default=20_000)
     p.add_argument("--repeats", type=int, default=2)
+    p.add_argument("--policy", default=None, choices=["masked", "sb3"])
     args = p.parse_args(argv)
-    print(format_result(run_learner_bench(args.env, parse_params(args.param), args.timesteps, args.repeats)))
+    result = run_learner_bench(args.env, parse_params(args.param), args.timesteps, args.repeats, args.policy)
+    print(format_result(result))
     return 0
 
 

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import numpy as np
+import pytest
 from gymnasium.utils.env_checker import check_env
 
 from training.throughput import NULL_EPISODE, NullView, Timed, format_result, run_learner_bench
@@ -55,6 +56,7 @@ def test_timed_wrapper_adds_env_time_and_passes_masks_through() -> None:
 def test_learner_bench_reports_rates_shares_and_the_null_env_ceiling() -> None:
     r = run_learner_bench("over_and_out", {"num_players": 2}, timesteps=256, repeats=1)
     assert r["n_actions"] == 12 and r["network"] == "MLP" and r["params"]["num_players"] == 2
+    assert r["policy"] == "masked"  # the config's default, what `eightfold train` uses
     for key in ("game_steps_per_s", "connect_four_steps_per_s", "null_env_steps_per_s"):
         assert r[key] > 0
     assert abs(r["ratio"] - r["game_steps_per_s"] / r["connect_four_steps_per_s"]) < 2e-3
@@ -76,3 +78,13 @@ def test_bench_command_measures_the_reference_and_the_game() -> None:
     assert out.returncode == 0, out.stderr
     assert "connect_four_v3" in out.stdout and "over_and_out" in out.stdout
     assert "engine" in out.stdout and "env()" in out.stdout
+
+
+def test_learner_bench_with_sb3_contribs_policy() -> None:
+    r = run_learner_bench("over_and_out", {"num_players": 2}, timesteps=128, repeats=1, policy="sb3")
+    assert r["policy"] == "sb3" and "sb3 policy" in format_result(r)
+
+
+def test_learner_bench_rejects_an_unknown_policy() -> None:
+    with pytest.raises(ValueError, match="policy must be one of"):
+        run_learner_bench("over_and_out", {"num_players": 2}, timesteps=128, repeats=1, policy="fast")

@@ -1,0 +1,167 @@
+"""MaskedPolicy / MaskedCategorical: the same distribution as sb3-contrib's
+MaskableCategorical (values and gradients), cheaper kernels, samples only legal actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.distributions import MaskableCategorical
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from training.policies import MaskedCategorical, MaskedCategoricalDistribution, MaskedPolicy
+
+
+class _Pick(gym.Env[np.ndarray, np.int64]):
+    """Reward 1 for the one good action among the legal ones; the mask hides half."""
+
+    observation_space = spaces.Box(0.0, 1.0, (6,), np.float32)
+    action_space = spaces.Discrete(6)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[np.ndarray, dict[str, object]]:
+        super().reset(seed=seed)
+        self.good = int(self.np_random.integers(3))
+        obs = np.zeros(6, np.float32)
+        obs[self.good] = 1.0
+        return obs, {}
+
+    def action_masks(self) -> np.ndarray:
+        return np.array([True, True, True, False, False, False])
+
+    def step(self, action: np.int64) -> tuple[np.ndarray, float, bool, bool, dict[str, object]]:
+        assert action < 3, "a masked action was played"
+        return np.zeros(6, np.float32), float(action == self.good), True, False, {}
+
+
+def _batch(rows: int, n: int, legal_share: float, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    logits = torch.randn(rows, n, generator=g) * 3.0
+    masks = torch.rand(rows, n, generator=g) < legal_share
+    masks[torch.arange(rows), torch.randint(n, (rows,), generator=g)] = True  # every row has a legal move
+    masks[0] = False
+    masks[0, n - 1] = True  # one legal move, the last index
+    return logits, masks
+
+
+@pytest.mark.parametrize("n, share", [(7, 0.6), (117, 0.3), (5228, 0.03)])
+def test_values_and_gradients_equal_sb3_contrib(n: int, share: float) -> None:
+    logits, masks = _batch(16, n, share, seed=n)
+    actions = torch.stack([torch.multinomial(m.float(), 1)[0] for m in masks])
+    results = []
+    for make in (lambda x: MaskableCategorical(logits=x, masks=masks), lambda x: _masked(x, masks)):
+        x = logits.clone().requires_grad_(True)
+        dist = make(x)
+        log_prob, entropy = dist.log_prob(actions), dist.entropy()
+        (log_prob.sum() + 0.3 * entropy.sum()).backward()
+        assert x.grad is not None
+        results.append(
+            (dist.probs.detach(), dist.logits.detach(), log_prob.detach(), entropy.detach(), x.grad)
+        )
+    ref, ours = results
+    for a, b in zip(ref[:1] + ref[2:], ours[:1] + ours[2:], strict=True):
+        torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(ours[1][masks], ref[1][masks], rtol=1e-5, atol=1e-5)  # legal log-probs
+    assert bool((ours[0][~masks] == 0).all())
+    assert bool((ours[1][~masks] < -1e7).all())
+
+
+def _masked(x: torch.Tensor, masks: torch.Tensor) -> MaskedCategorical:
+    dist = MaskedCategorical(x)
+    dist.apply_masking(masks)
+    return dist
+
+
+def test_unmasked_and_mask_removal() -> None:
+    logits, masks = _batch(4, 30, 0.5, seed=1)
+    dist = _masked(logits, masks)
+    dist.apply_masking(None)
+    assert dist.masks is None
+    torch.testing.assert_close(dist.probs, torch.softmax(logits, -1))
+    torch.testing.assert_close(dist.entropy(), torch.distributions.Categorical(logits=logits).entropy())
+
+
+def test_samples_follow_the_masked_distribution_and_are_legal() -> None:
+    logits, masks = _batch(3, 50, 0.3, seed=2)
+    dist = _masked(logits, masks)
+    torch.manual_seed(0)
+    draws = torch.stack([dist.sample() for _ in range(20_000)])  # (draws, rows)
+    assert bool(masks.gather(1, draws.T).all())
+    assert bool((draws[:, 0] == 49).all())  # the one legal move of row 0
+    for row in (1, 2):
+        freq = np.bincount(draws[:, row].numpy(), minlength=50) / draws.shape[0]
+        p = dist.probs[row].numpy()
+        # 5 standard errors of a binomial share, per action
+        assert np.all(np.abs(freq - p) <= 5 * np.sqrt(p * (1 - p) / draws.shape[0]) + 1e-9)
+
+
+def test_sampling_is_seeded_by_torch() -> None:
+    logits, masks = _batch(8, 200, 0.2, seed=3)
+    dist = _masked(logits, masks)
+    torch.manual_seed(5)
+    a = dist.sample()
+    torch.manual_seed(5)
+    assert torch.equal(dist.sample(), a)
+
+
+def test_rounding_up_to_the_total_falls_back_to_a_legal_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    logits, masks = _batch(4, 40, 0.2, seed=4)
+    masks[:, -1] = False
+    masks[0, -1] = True
+    dist = _masked(logits, masks)
+    monkeypatch.setattr(torch, "rand", lambda *a, **k: torch.ones(*a[0], dtype=k.get("dtype")))
+    out = dist.sample()
+    assert bool(masks.gather(1, out[:, None]).all())
+    last_legal = [int(np.flatnonzero(m)[-1]) for m in masks.numpy()]
+    assert out.tolist() == last_legal
+
+
+def test_maskable_ppo_learns_with_masked_policy_and_reloads(tmp_path: Path) -> None:
+    model = MaskablePPO(
+        MaskedPolicy, _Pick(), n_steps=64, batch_size=32, learning_rate=1e-3, seed=0, device="cpu"
+    )
+    assert isinstance(model.policy.action_dist, MaskedCategoricalDistribution)
+    assert model.policy.optimizer.defaults["fused"] is True  # torch >= 2.4 (the project's CPU build)
+    assert model.policy.optimizer.defaults["eps"] == 1e-5  # sb3's Adam setting kept
+    model.learn(3000)
+    env = _Pick()
+    wins = 0
+    for i in range(50):
+        obs, _ = env.reset(seed=i)
+        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        wins += int(action) == env.good
+    assert wins >= 45
+    path = f"{tmp_path}/m.zip"
+    model.save(path)
+    again = MaskablePPO.load(path, device="cpu")
+    assert isinstance(again.policy, MaskedPolicy)
+    assert again.policy.optimizer.defaults["fused"] is True
+    obs, _ = env.reset(seed=3)
+    assert again.predict(obs, action_masks=env.action_masks(), deterministic=True)[0] == env.good
+
+
+@pytest.mark.parametrize(("policy", "cls"), [("masked", MaskedPolicy), ("sb3", MaskableActorCriticPolicy)])
+def test_the_policy_option_picks_the_class(policy: str, cls: type, tmp_path: Path) -> None:
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.config import TrainConfig
+    from training.train import build_model
+
+    cfg = TrainConfig(env="over_and_out", params={"num_players": 2}, policy=policy, net_arch=[8])
+    cfg.validate()
+    vec = DummyVecEnv([lambda: _Pick()])
+    model = build_model(cfg, vec, tmp_path)
+    assert type(model.policy) is cls
+
+
+def test_an_unknown_policy_is_named() -> None:
+    from training.config import TrainConfig
+
+    with pytest.raises(ValueError, match=r"policy must be one of \['masked', 'sb3'\], got 'fast'"):
+        TrainConfig(policy="fast").validate()
