@@ -181,8 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--policy",
         default=None,
-        choices=["masked", "sb3"],
-        help="with --learner: the policy class (default: the config's, i.e. masked)",
+        help="with --learner: the policy, masked or sb3 (default: the config's, i.e. masked)",
     )
     p.set_defaults(func=cmd_bench)
 

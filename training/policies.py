@@ -20,7 +20,7 @@ validation, and samples by inverse CDF (one uniform per row, ``cumsum`` and
 it also uses torch's fused Adam.
 Probabilities, log-probabilities, entropy and their gradients equal sb3-contrib's to float
 rounding (``tests/training/test_policies.py``); samples follow the same distribution but are
-not the same draws. ``MaskablePPO.learn()`` is 1.6-1.8 times as fast on the two Otto games
+not the same draws. ``MaskablePPO.learn()`` is 1.5-1.8 times as fast on the two Otto games
 (README, "Learner throughput"), and the behaviour-cloning fit gains alike.
 """
 
@@ -173,6 +173,15 @@ class MaskedPolicy(MaskableActorCriticPolicy):
             raise ValueError(f"MaskedPolicy needs a Discrete action space, got {self.action_space}")
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+
+
+def policy_class(name: str) -> type[MaskableActorCriticPolicy] | str:
+    """The ``policy`` option's class for ``MaskablePPO``: ``"masked"`` -> :class:`MaskedPolicy`,
+    ``"sb3"`` -> sb3-contrib's ``"MlpPolicy"`` (``MaskableActorCriticPolicy``)."""
+    classes: dict[str, type[MaskableActorCriticPolicy] | str] = {"masked": MaskedPolicy, "sb3": "MlpPolicy"}
+    if name not in classes:
+        raise ValueError(f"policy must be one of {list(classes)}, got {name!r}")
+    return classes[name]
 
 
 def policy_kwargs(

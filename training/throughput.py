@@ -144,12 +144,12 @@ def _learn_rate(
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.policies import MaskedPolicy, policy_kwargs
+    from training.policies import policy_class, policy_kwargs
 
     clock = [0.0]
     vec = DummyVecEnv([lambda: Timed(make(), clock)] * cfg.n_envs)
     model = MaskablePPO(
-        MaskedPolicy if cfg.policy == "masked" else "MlpPolicy",
+        policy_class(cfg.policy),
         vec,
         n_steps=cfg.n_steps,
         batch_size=cfg.batch_size,
@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--param", action="append", default=[])
     p.add_argument("--timesteps", type=int, default=20_000)
     p.add_argument("--repeats", type=int, default=2)
-    p.add_argument("--policy", default=None, choices=["masked", "sb3"])
+    p.add_argument("--policy", default=None, help="masked or sb3 (default: the config's)")
     args = p.parse_args(argv)
     result = run_learner_bench(args.env, parse_params(args.param), args.timesteps, args.repeats, args.policy)
     print(format_result(result))

@@ -150,10 +150,10 @@ def build_vec_env(cfg: TrainConfig, out: Path) -> Any:
 def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
-    from training.policies import MaskedPolicy, policy_kwargs
+    from training.policies import policy_class, policy_kwargs
 
     return MaskablePPO(
-        MaskedPolicy if cfg.policy == "masked" else "MlpPolicy",
+        policy_class(cfg.policy),
         vec,
         learning_rate=cfg.learning_rate,
         n_steps=cfg.n_steps,

@@ -165,3 +165,13 @@ def test_an_unknown_policy_is_named() -> None:
 
     with pytest.raises(ValueError, match=r"policy must be one of \['masked', 'sb3'\], got 'fast'"):
         TrainConfig(policy="fast").validate()
+
+
+def test_policy_class_knows_every_policy_the_config_accepts() -> None:
+    from training.config import POLICIES
+    from training.policies import policy_class
+
+    assert policy_class("masked") is MaskedPolicy and policy_class("sb3") == "MlpPolicy"
+    assert set(POLICIES) == {"masked", "sb3"}
+    with pytest.raises(ValueError, match="policy must be one of"):
+        policy_class("fast")
