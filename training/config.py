@@ -16,11 +16,9 @@ import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
 
-#: values of the ``policy`` option: the MaskablePPO policy class a run builds
-POLICIES = {
-    "masked": "training.policies.MaskedPolicy (sb3-contrib's policy in cheaper kernels)",
-    "sb3": "sb3_contrib MaskableActorCriticPolicy ('MlpPolicy'; the runs measured before 2026-12-01)",
-}
+#: values of the ``policy`` option (``training.policies.policy_class``): ``masked`` is
+#: ``MaskedPolicy``, ``sb3`` sb3-contrib's ``MaskableActorCriticPolicy`` (the runs before 2026-12-01)
+POLICIES = ("masked", "sb3")
 
 
 @dataclass

@@ -178,10 +178,11 @@ class MaskedPolicy(MaskableActorCriticPolicy):
 def policy_class(name: str) -> type[MaskableActorCriticPolicy] | str:
     """The ``policy`` option's class for ``MaskablePPO``: ``"masked"`` -> :class:`MaskedPolicy`,
     ``"sb3"`` -> sb3-contrib's ``"MlpPolicy"`` (``MaskableActorCriticPolicy``)."""
-    classes: dict[str, type[MaskableActorCriticPolicy] | str] = {"masked": MaskedPolicy, "sb3": "MlpPolicy"}
-    if name not in classes:
-        raise ValueError(f"policy must be one of {list(classes)}, got {name!r}")
-    return classes[name]
+    from training.config import POLICIES
+
+    if name not in POLICIES:
+        raise ValueError(f"policy must be one of {list(POLICIES)}, got {name!r}")
+    return MaskedPolicy if name == "masked" else "MlpPolicy"
 
 
 def policy_kwargs(
