@@ -22,6 +22,18 @@ Probabilities, log-probabilities, entropy and their gradients equal sb3-contrib'
 rounding (``tests/training/test_policies.py``); samples follow the same distribution but are
 not the same draws. ``MaskablePPO.learn()`` is 1.5-1.8 times as fast on the two Otto games
 (README, "Learner throughput"), and the behaviour-cloning fit gains alike.
+
+Two more exact shortcuts skip work whose result is known to be zero:
+
+* :class:`SupportCategorical` (action spaces of ``SUPPORT_MIN_ACTIONS`` or more): only the
+  logits of actions legal somewhere in the batch are computed. OTTO Game Over has 5,228
+  actions and about 22 legal ones per decision, so a PPO minibatch of 512 touches ~1,040 rows
+  of the output layer and a rollout batch of 8 ~127: the learner runs about twice as fast.
+* :class:`SupportLinear` (the first layer over raw vector observations): input columns that
+  are zero throughout the batch are left out (the observations are sparse one-hot planes).
+
+Both give the same outputs and gradients as the dense layers, to float rounding (tested
+against sb3-contrib's policy with the same weights).
 """
 
 from __future__ import annotations
@@ -34,7 +46,7 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
@@ -119,6 +131,15 @@ class MaskedCategorical:
             )
         return -p_log_p.sum(-1)
 
+    def mode(self) -> torch.Tensor:
+        """The most likely action of each row (the first, on ties)."""
+        return self.probs.argmax(-1)
+
+    def set_log_prob(self, sets: torch.Tensor) -> torch.Tensor:
+        """``log pi(set)`` per row: the log of the probability mass on the actions where the
+        boolean ``sets`` (same shape as the logits) is true (``-inf`` for an empty set)."""
+        return torch.logsumexp(self.logits.masked_fill(~sets, -torch.inf), dim=-1)
+
     def sample(self) -> torch.Tensor:
         """One action per row, by inverse CDF with torch's global generator (seeded by sb3)."""
         probs = self.probs.detach()
@@ -134,6 +155,166 @@ class MaskedCategorical:
         return index.squeeze(-1)
 
 
+#: from this many actions on, :class:`MaskedPolicy` computes only the logits of the batch's
+#: legal support (:class:`SupportCategorical`); below it the output layer is cheap anyway
+SUPPORT_MIN_ACTIONS = 256
+
+
+class SupportCategorical:
+    """:class:`MaskedCategorical` over a wide action space, computed on the legal support only.
+
+    Built from the actor's latent features and its output layer (``weight``, ``bias``) instead
+    of the logits. :meth:`apply_masking` takes the union ``support`` of the actions legal in any
+    row of the batch and evaluates the output layer on those rows of ``weight`` alone (a
+    :class:`MaskedCategorical` over ``len(support)`` columns): a masked action's probability is
+    exactly 0 and its gradient exactly 0 either way, so the probabilities, log-probabilities,
+    entropy, samples (the inverse CDF sees the same cumulative sums) and every gradient are
+    those of the dense layer, up to float rounding. In OTTO Game Over a minibatch of 512
+    decisions has about 1,040 of the 5,228 actions in its support (8 rollout rows about 127),
+    in Otto the Octopus 806 of 1,106 (80).
+
+    Without masks (``apply_masking(None)``), when a row has no legal action at all, or when
+    the support holds more than half of the actions (the dense layer costs no more), it is the
+    dense :class:`MaskedCategorical`. ``logits`` and ``probs`` are full width (actions
+    outside the support get ``MASKED_LOGIT`` and 0) for callers that want them.
+    """
+
+    def __init__(self, latent: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> None:
+        self._latent, self._weight, self._bias = latent, weight, bias
+        self.n = int(weight.shape[0])
+        self.masks: torch.Tensor | None = None
+        self.support: torch.Tensor | None = None
+        self._sub: MaskedCategorical | None = None  # built when masked, or first asked for
+
+    @property
+    def _inner(self) -> MaskedCategorical:
+        if self._sub is None:
+            self._sub = MaskedCategorical(nn.functional.linear(self._latent, self._weight, self._bias))
+        return self._sub
+
+    def apply_masking(self, masks: torch.Tensor | np.ndarray | None) -> None:
+        latent, weight, bias = self._latent, self._weight, self._bias
+        if masks is None:
+            self.masks = self.support = self._sub = None
+            return
+        m = torch.as_tensor(masks, dtype=torch.bool, device=latent.device).reshape(-1, self.n)
+        self.masks = m
+        legal = m.view(torch.uint8)  # (torch's bool any() is 20x slower than a uint8 amax)
+        if int(legal.amax(-1).min()) == 0:  # a row without a legal action: the dense maths
+            self._dense(m)
+            return
+        support = legal.amax(0).nonzero().squeeze(-1)
+        if 2 * support.numel() > self.n:  # most actions legal somewhere: the dense layer is as fast
+            self._dense(m)
+            return
+        self.support = support
+        sub_bias = None if bias is None else bias.index_select(0, support)
+        self._sub = MaskedCategorical(nn.functional.linear(latent, weight.index_select(0, support), sub_bias))
+        self._sub.apply_masking(m.index_select(-1, support))
+
+    def _dense(self, masks: torch.Tensor) -> None:
+        self.support = None
+        self._sub = MaskedCategorical(nn.functional.linear(self._latent, self._weight, self._bias))
+        self._sub.apply_masking(masks)
+
+    def _full(self, sub: torch.Tensor, fill: float) -> torch.Tensor:
+        if self.support is None:
+            return sub
+        out = torch.full((sub.shape[0], self.n), fill, dtype=sub.dtype, device=sub.device)
+        return out.index_copy(-1, self.support, sub)
+
+    @property
+    def logits(self) -> torch.Tensor:
+        return self._full(self._inner.logits, MASKED_LOGIT)
+
+    @property
+    def probs(self) -> torch.Tensor:
+        return self._full(self._inner.probs, 0.0)
+
+    def _positions(self, actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Each action's column in the support, and whether it is in the support at all."""
+        assert self.support is not None
+        a = actions.long().reshape(-1)
+        pos = torch.searchsorted(self.support, a).clamp_(max=self.support.numel() - 1)
+        return pos, self.support[pos] == a
+
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
+        if self.support is None:
+            return self._inner.log_prob(actions)
+        pos, found = self._positions(actions)
+        out = self._inner.log_prob(pos)
+        if not bool(found.all()):  # an action masked in every row: as the dense layer has it
+            outside = MASKED_LOGIT - torch.logsumexp(self._inner._masked, dim=-1)
+            out = torch.where(found, out, outside)
+        return out
+
+    def entropy(self) -> torch.Tensor:
+        return self._inner.entropy()
+
+    def mode(self) -> torch.Tensor:
+        index = self._inner.mode()
+        return index if self.support is None else self.support[index]
+
+    def sample(self) -> torch.Tensor:
+        index = self._inner.sample()
+        return index if self.support is None else self.support[index]
+
+    def set_log_prob(self, sets: torch.Tensor) -> torch.Tensor:
+        """As :meth:`MaskedCategorical.set_log_prob`; ``sets`` are full width and must lie in
+        the legal actions (actions outside the support have probability 0 anyway)."""
+        if self.support is None:
+            return self._inner.set_log_prob(sets)
+        return self._inner.set_log_prob(sets.index_select(-1, self.support))
+
+
+def set_log_prob(distribution: Any, sets: torch.Tensor) -> torch.Tensor:
+    """``log pi(set)`` per row for any masked categorical (sb3-contrib's included)."""
+    if hasattr(distribution, "set_log_prob"):
+        out: torch.Tensor = distribution.set_log_prob(sets)
+        return out
+    return torch.logsumexp(distribution.logits.masked_fill(~sets, -torch.inf), dim=-1)
+
+
+class SupportLinear(nn.Linear):
+    """``nn.Linear`` that skips the input columns that are zero in every row of the batch.
+
+    The eightfold games' vector observations are sparse (one-hot planes: about 6-7% of
+    OTTO Game Over's 1,013 and Otto the Octopus's 1,834 entries are non-zero), so a minibatch
+    of PPO often leaves half of the columns at zero throughout. A zero column contributes exactly
+    0 to the output and receives a weight gradient of exactly 0, so evaluating the layer on the
+    other columns alone (``weight.index_select(1, columns)``) gives the same outputs and
+    gradients up to float rounding. Used when the batch has at least ``min_rows`` rows and at
+    most half of the columns are non-zero somewhere; otherwise the plain layer.
+    """
+
+    min_rows = 32
+
+    @classmethod
+    def sharing(cls, layer: nn.Linear) -> SupportLinear:
+        """A :class:`SupportLinear` on ``layer``'s own parameters (no new initialisation)."""
+        new = torch.nn.utils.skip_init(
+            cls,
+            layer.in_features,
+            layer.out_features,
+            bias=layer.bias is not None,
+            device=layer.weight.device,
+        )
+        new.weight = layer.weight
+        new.bias = layer.bias
+        return new
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # an input that needs its own gradient takes the plain layer: a zero column's is not 0
+        if x.dim() != 2 or x.shape[0] < self.min_rows or x.requires_grad:
+            return super().forward(x)
+        columns = (x != 0).view(torch.uint8).amax(0).nonzero().squeeze(-1)
+        if 4 * columns.numel() > 3 * self.in_features:
+            return super().forward(x)
+        return nn.functional.linear(
+            x.index_select(1, columns), self.weight.index_select(1, columns), self.bias
+        )
+
+
 class MaskedCategoricalDistribution(MaskableCategoricalDistribution):
     """sb3-contrib's masked categorical distribution, built on :class:`MaskedCategorical`."""
 
@@ -142,6 +323,17 @@ class MaskedCategoricalDistribution(MaskableCategoricalDistribution):
     def proba_distribution(self, action_logits: torch.Tensor) -> MaskedCategoricalDistribution:  # type: ignore[override]
         self.distribution = MaskedCategorical(action_logits.view(-1, self.action_dim))
         return self
+
+    def support_distribution(
+        self, latent: torch.Tensor, action_net: nn.Linear
+    ) -> MaskedCategoricalDistribution:
+        """The distribution of ``action_net(latent)``, computed on the legal support once masked
+        (:class:`SupportCategorical`)."""
+        self.distribution = SupportCategorical(latent, action_net.weight, action_net.bias)  # type: ignore[assignment]
+        return self
+
+    def mode(self) -> torch.Tensor:
+        return self.distribution.mode()
 
 
 def _fused_adam_available() -> bool:
@@ -173,6 +365,20 @@ class MaskedPolicy(MaskableActorCriticPolicy):
             raise ValueError(f"MaskedPolicy needs a Discrete action space, got {self.action_space}")
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+
+    def _build_mlp_extractor(self) -> None:
+        super()._build_mlp_extractor()
+        if isinstance(self.features_extractor, FlattenExtractor):  # raw (sparse) observations
+            for net in (self.mlp_extractor.policy_net, self.mlp_extractor.value_net):
+                if len(net) and type(net[0]) is nn.Linear:
+                    net[0] = SupportLinear.sharing(net[0])
+
+    def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> MaskedCategoricalDistribution:  # type: ignore[override]
+        dist = self.action_dist
+        assert isinstance(dist, MaskedCategoricalDistribution) and isinstance(self.action_net, nn.Linear)
+        if dist.action_dim >= SUPPORT_MIN_ACTIONS:
+            return dist.support_distribution(latent_pi, self.action_net)
+        return dist.proba_distribution(self.action_net(latent_pi))
 
 
 def policy_class(name: str) -> type[MaskableActorCriticPolicy] | str:

@@ -225,7 +225,7 @@ def agreement(policy: Any, demos: Demonstrations, batch: int = 4096) -> float:
             idx = np.arange(i, min(i + batch, len(demos)))
             obs = torch.as_tensor(demos.obs[idx])
             dist = policy.get_distribution(obs, action_masks=demos.masks[idx])
-            best = dist.distribution.probs.argmax(dim=1).numpy()
+            best = dist.mode().numpy()
             hits += int(demos.target_mask(idx)[np.arange(idx.size), best].sum())
     return hits / max(1, len(demos))
 
@@ -284,6 +284,8 @@ def fit(
     import torch
     import torch.nn.functional as F
 
+    from training.policies import set_log_prob
+
     n = len(demos)
     n_train = n - int(round(holdout * n)) if n > 10 else n
     train_idx = np.arange(n_train)
@@ -313,9 +315,7 @@ def fit(
                     g = rng.integers(len(act_tab), size=idx.size)
                     obs_b, masks_b, best_np = images(obs_b, masks_b, best_np, g, obs_tab, act_tab)
                 dist = policy.get_distribution(obs_b, action_masks=masks_b)
-                log_probs = dist.distribution.logits  # normalised; masked moves get a huge negative value
-                best = torch.as_tensor(best_np)
-                policy_loss = -torch.logsumexp(log_probs.masked_fill(~best, -torch.inf), dim=1).mean()
+                policy_loss = -set_log_prob(dist.distribution, torch.as_tensor(best_np)).mean()
                 value_loss = F.mse_loss(policy.predict_values(obs_b).flatten(), ret_t[idx])
                 loss = policy_loss + vf_coef * value_loss
                 policy.optimizer.zero_grad()

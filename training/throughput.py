@@ -6,11 +6,12 @@ Two more numbers say whether the env or the network limits a game's rate:
 
 - **env share**: the fraction of ``learn()`` wall time spent inside the env (``reset``,
   ``step`` with the opponents' moves, ``action_masks``), timed by a wrapper on each side;
-- **null-env ceiling**: ``learn()`` on an env that costs nothing (a constant observation and
-  mask, episodes of ``NULL_EPISODE`` steps) with the game's own observation and action spaces,
-  i.e. the rate the network and PPO alone allow. ``game / ceiling`` is the part of that rate
-  the env keeps. A game with a wide action head (OTTO Game Over: 5,228 logits) is slower than
-  Connect Four's 7 whatever the env costs.
+- **null-env ceiling**: ``learn()`` on an env that costs nothing (it replays
+  ``NULL_RECORDED`` observations and masks recorded from random play in the game, episodes of
+  ``NULL_EPISODE`` steps) with the game's own observation and action spaces, i.e. the rate the
+  network and PPO alone allow. ``game / ceiling`` is the part of that rate the env keeps. A
+  game with wide observations or a wide action head (OTTO Game Over: 1,013 inputs, 5,228
+  logits) is slower than Connect Four's 84 and 7 whatever the env costs.
 
     eightfold bench --learner over_and_out --param num_players=2 --timesteps 20000
     python -m training.throughput over_and_out --param num_players=2
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -83,32 +85,73 @@ class ConnectFourView(gym.Env[np.ndarray, np.int64]):
         return self._obs(), reward, done, False, {}
 
 
+#: decisions of random play the null env replays (the game's own observations and masks)
+NULL_RECORDED = 1024
+
 #: episode length of :class:`NullView`
 NULL_EPISODE = 100
 
 
 class NullView(gym.Env[np.ndarray, np.int64]):
-    """An env that costs nothing, with a game's spaces: constant observation and mask."""
+    """An env that costs nothing, with a game's spaces. Given one observation and mask it
+    repeats them; given lists (recorded from the game) it replays them in turn, one pair per
+    step and cycling (a reset with ``seed`` starts at pair ``seed % len``), so the network sees the game's real masks (how many actions are legal
+    matters to :class:`~training.policies.MaskedPolicy`) at no cost."""
 
-    def __init__(self, obs: np.ndarray, mask: np.ndarray, n_actions: int) -> None:
-        self._obs = obs.astype(np.float32)
-        self._mask = mask.astype(bool)
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=obs.shape, dtype=np.float32)
+    def __init__(
+        self, obs: np.ndarray | Sequence[np.ndarray], mask: np.ndarray | Sequence[np.ndarray], n_actions: int
+    ) -> None:
+        many = isinstance(obs, (list, tuple))
+        self._obs = np.stack(obs) if many else np.asarray(obs)[None]
+        self._obs = self._obs.astype(np.float32)
+        self._masks = (np.stack(mask) if many else np.asarray(mask)[None]).astype(bool)
+        if len(self._obs) != len(self._masks) or len(self._obs) == 0:
+            raise ValueError(
+                f"NullView needs as many observations as masks (>= 1), got {len(self._obs)} and {len(self._masks)}"
+            )
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=self._obs.shape[1:], dtype=np.float32)
         self.action_space = spaces.Discrete(n_actions)
         self._t = 0
+        self._i = 0
 
     def action_masks(self) -> np.ndarray:
-        return self._mask
+        out: np.ndarray = self._masks[self._i]
+        return out
+
+    def _next(self) -> np.ndarray:
+        self._i = (self._i + 1) % len(self._obs)
+        out: np.ndarray = self._obs[self._i]
+        return out
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
         self._t = 0
-        return self._obs, {}
+        if seed is not None:  # a seeded reset starts at a fixed place of the cycle
+            self._i = seed % len(self._obs)
+            return self._obs[self._i], {}
+        return self._next(), {}
 
     def step(self, action: Any) -> Any:
         self._t += 1
         done = self._t >= NULL_EPISODE
-        return self._obs, (1.0 if done else 0.0), done, False, {}
+        return self._next(), (1.0 if done else 0.0), done, False, {}
+
+
+def record_decisions(env: Any, count: int, seed: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """``count`` (observation, mask) pairs of the learner's decisions in ``env`` (a
+    single-agent view) under uniformly random legal play, for :class:`NullView`."""
+    rng = np.random.default_rng(seed)
+    obs_list: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    obs, _ = env.reset(seed=seed)
+    while len(obs_list) < count:
+        mask = np.asarray(env.action_masks(), dtype=bool)
+        obs_list.append(np.asarray(obs))
+        masks.append(mask)
+        obs, _r, term, trunc, _i = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term or trunc:
+            obs, _ = env.reset()
+    return obs_list, masks
 
 
 class Timed(gym.Wrapper[Any, Any, Any, Any]):
@@ -198,12 +241,11 @@ def run_learner_bench(
         return SingleAgentEnv(game, pool)
 
     probe = make_game_env()
-    obs0, _ = probe.reset(seed=0)
-    mask0 = probe.action_masks()  # type: ignore[attr-defined]
     n_actions = int(probe.action_space.n)  # type: ignore[attr-defined]
+    recorded = record_decisions(probe, NULL_RECORDED)
 
     def make_null_env() -> gym.Env[Any, Any]:
-        return NullView(obs0, mask0, n_actions)
+        return NullView(*recorded, n_actions)
 
     planes = len(game.observation_shape) == 3
     ref_shape = (2, 6, 7) if planes else (84,)

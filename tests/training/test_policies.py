@@ -14,7 +14,14 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.distributions import MaskableCategorical
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from training.policies import MaskedCategorical, MaskedCategoricalDistribution, MaskedPolicy
+from training.policies import (
+    MASKED_LOGIT,
+    MaskedCategorical,
+    MaskedCategoricalDistribution,
+    MaskedPolicy,
+    SupportCategorical,
+    SupportLinear,
+)
 
 
 class _Pick(gym.Env[np.ndarray, np.int64]):
@@ -175,3 +182,152 @@ def test_policy_class_knows_every_policy_the_config_accepts() -> None:
     assert set(POLICIES) == {"masked", "sb3"}
     with pytest.raises(ValueError, match="policy must be one of"):
         policy_class("fast")
+
+
+def _support(
+    n: int, rows: int, share: float, seed: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Latent features, an output layer and sparse masks (row 0: only the last action legal)."""
+    g = torch.Generator().manual_seed(seed)
+    latent = torch.randn(rows, 32, generator=g)
+    weight = torch.randn(n, 32, generator=g) * 0.5
+    bias = torch.randn(n, generator=g)
+    _, masks = _batch(rows, n, share, seed)
+    return latent, weight, bias, masks
+
+
+@pytest.mark.parametrize(("n", "share"), [(300, 0.005), (1106, 0.005), (5228, 0.004)])
+def test_the_support_distribution_equals_the_dense_one(n: int, share: float) -> None:
+    latent, weight, bias, masks = _support(n, 64, share, seed=n)
+    assert int(masks.any(0).sum()) < n  # the support is a strict subset
+    actions = torch.stack([torch.multinomial(m.float(), 1)[0] for m in masks])
+    sets = masks & (torch.rand(masks.shape, generator=torch.Generator().manual_seed(1)) < 0.5)
+    sets[torch.arange(64), actions] = True
+    results = []
+    for support in (False, True):
+        params = [t.clone().requires_grad_(True) for t in (latent, weight, bias)]
+        if support:
+            dist: MaskedCategorical | SupportCategorical = SupportCategorical(*params)
+            dist.apply_masking(masks)
+            assert dist.support is not None and torch.equal(dist.support, masks.any(0).nonzero().squeeze(1))
+        else:
+            dist = _masked(torch.nn.functional.linear(*params), masks)
+        log_prob, entropy, set_lp = dist.log_prob(actions), dist.entropy(), dist.set_log_prob(sets)
+        (log_prob.sum() + 0.3 * entropy.sum() + 0.2 * set_lp.sum()).backward()
+        torch.manual_seed(7)
+        draws = dist.sample()
+        results.append(
+            (dist.probs.detach(), log_prob.detach(), entropy.detach(), set_lp.detach(), draws, dist.mode())
+            + tuple(p.grad for p in params)
+        )
+    dense, ours = results
+    for a, b in zip(dense, ours, strict=True):
+        assert a is not None and b is not None
+        torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
+    assert bool(masks.gather(1, ours[4][:, None]).all()) and int(ours[4][0]) == n - 1
+
+
+def test_the_support_distribution_without_masks_or_with_an_empty_row_is_dense() -> None:
+    latent, weight, bias, masks = _support(400, 6, 0.05, seed=2)
+    dense = torch.nn.functional.linear(latent, weight, bias)
+    dist = SupportCategorical(latent, weight, bias)
+    torch.testing.assert_close(dist.probs, torch.softmax(dense, -1))  # never masked
+    dist.apply_masking(masks)
+    dist.apply_masking(None)
+    assert dist.masks is None and dist.support is None
+    torch.testing.assert_close(dist.logits, torch.log_softmax(dense, -1))
+    masks[3] = False  # a row with no legal action: sb3-contrib's maths (uniform there)
+    dist.apply_masking(masks)
+    assert dist.support is None
+    ref = MaskableCategorical(logits=dense, masks=masks)
+    torch.testing.assert_close(dist.probs, ref.probs)
+    torch.testing.assert_close(dist.entropy(), ref.entropy())
+
+
+def test_an_action_outside_the_support_gets_the_dense_log_prob() -> None:
+    latent, weight, bias, masks = _support(400, 5, 0.02, seed=3)
+    outside = int(np.flatnonzero(~masks.any(0).numpy())[0])
+    dist = SupportCategorical(latent, weight, bias)
+    dist.apply_masking(masks)
+    actions = torch.tensor([outside, *[int(np.flatnonzero(m)[0]) for m in masks[1:].numpy()]])
+    ref = _masked(torch.nn.functional.linear(latent, weight, bias), masks).log_prob(actions)
+    out = dist.log_prob(actions)
+    torch.testing.assert_close(out[1:], ref[1:])
+    assert float(out[0]) < -1e7 and float(ref[0]) < -1e7
+    full = dist.logits
+    assert full.shape == (5, 400) and bool((full[:, outside] == MASKED_LOGIT).all())
+
+
+def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
+    """Forward, evaluation, predict and gradients of MaskedPolicy (on the support) equal those of
+    sb3-contrib's MaskableActorCriticPolicy with the same weights."""
+    n = 700
+    obs_space = spaces.Box(-1.0, 1.0, (12,), np.float32)
+    act_space = spaces.Discrete(n)
+    torch.manual_seed(11)
+    ours = MaskedPolicy(obs_space, act_space, lambda _: 1e-3, net_arch=[16])
+    torch.manual_seed(11)
+    ref = MaskableActorCriticPolicy(obs_space, act_space, lambda _: 1e-3, net_arch=[16])
+    # the same initial weights from the same seed: the support layers take no extra draws
+    assert ours.state_dict().keys() == ref.state_dict().keys()
+    for key, value in ref.state_dict().items():
+        assert torch.equal(ours.state_dict()[key], value), key
+    assert isinstance(ours.mlp_extractor.policy_net[0], SupportLinear)
+    assert isinstance(ours.mlp_extractor.value_net[0], SupportLinear)
+    g = torch.Generator().manual_seed(0)
+    obs = torch.rand(32, 12, generator=g) * 2 - 1
+    obs[:, 3:] = 0.0  # sparse observations: the first layers see 3 of 12 columns
+    _, masks = _batch(32, n, 0.01, seed=9)
+    actions = torch.stack([torch.multinomial(m.float(), 1)[0] for m in masks])
+    out = []
+    for policy in (ref, ours):
+        policy.zero_grad()
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=masks.numpy())
+        (log_prob.sum() + entropy.sum() + values.sum()).backward()
+        grads = [p.grad.clone() for p in policy.parameters()]  # type: ignore[union-attr]
+        with torch.no_grad():
+            greedy = policy._predict(obs, deterministic=True, action_masks=masks.numpy())
+            probs = policy.get_distribution(obs, action_masks=masks.numpy()).distribution.probs
+        out.append((values.detach(), log_prob.detach(), entropy.detach(), greedy, probs, *grads))
+    assert isinstance(ours.get_distribution(obs, masks.numpy()).distribution, SupportCategorical)
+    for a, b in zip(*out, strict=True):
+        torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
+    with torch.no_grad():
+        torch.manual_seed(3)
+        sampled, _, lp = ours(obs, action_masks=masks.numpy())
+        torch.testing.assert_close(lp, ref.evaluate_actions(obs, sampled, masks.numpy())[1])
+    assert bool(masks.gather(1, sampled[:, None]).all())
+
+
+def test_the_support_linear_layer_equals_the_dense_one() -> None:
+    g = torch.Generator().manual_seed(4)
+    dense = torch.nn.Linear(40, 16)
+    state = torch.get_rng_state()
+    layer = SupportLinear.sharing(dense)
+    assert torch.equal(torch.get_rng_state(), state)  # no new initialisation
+    assert layer.weight is dense.weight and layer.bias is dense.bias
+    x = (torch.rand(64, 40, generator=g) < 0.05).float() * torch.rand(64, 40, generator=g)
+    x[:, :25] = 0.0  # 15 of 40 columns can be non-zero
+    for rows in (64, 8):  # 8 rows: below min_rows, the plain layer
+        outs = []
+        for module in (dense, layer):
+            module.zero_grad()
+            y = module(x[:rows])
+            (y * torch.arange(16.0)).sum().backward()
+            assert dense.weight.grad is not None and dense.bias.grad is not None
+            outs.append((y.detach(), dense.weight.grad.clone(), dense.bias.grad.clone()))
+        for a, b in zip(*outs, strict=True):
+            torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
+    assert bool((outs[1][1][:, :25] == 0).all())
+    dense_x = torch.rand(64, 40, generator=g)  # no zero column: the plain layer
+    torch.testing.assert_close(layer(dense_x), dense(dense_x))
+
+
+def test_the_cnn_policy_keeps_plain_layers() -> None:
+    from training.policies import policy_kwargs
+
+    space = spaces.Box(0.0, 1.0, (3, 5, 5), np.float32)
+    policy = MaskedPolicy(
+        space, spaces.Discrete(10), lambda _: 1e-3, **policy_kwargs((3, 5, 5), [8], [4], 16)
+    )
+    assert type(policy.mlp_extractor.policy_net[0]) is torch.nn.Linear

@@ -36,6 +36,31 @@ def test_null_view_is_a_valid_env_with_fixed_episodes() -> None:
     assert lengths == [NULL_EPISODE] * 3 and total == 3.0
 
 
+def test_null_view_replays_recorded_decisions_in_turn() -> None:
+    from envs.core.bots import RandomBot
+    from envs.core.registry import get_game
+    from training.players import OpponentPool
+    from training.single_agent import SingleAgentEnv
+    from training.throughput import record_decisions
+
+    game = get_game("otto_octopus").game_class()(num_players=2)
+    obs, masks = record_decisions(SingleAgentEnv(game, OpponentPool(fallback=RandomBot(game))), 5, seed=2)
+    assert len(obs) == len(masks) == 5 and all(m.any() for m in masks)
+    assert len({m.tobytes() for m in masks}) > 1  # real, changing masks
+    env = NullView(obs, masks, len(masks[0]))
+    check_env(env, skip_render_check=True)
+    o, _ = env.reset(seed=0)
+    seen = []
+    for _ in range(10):
+        seen.append((o.tobytes(), env.action_masks().tobytes()))
+        o, *_ = env.step(0)
+    assert seen[:5] == seen[5:] and len(set(seen)) == len(
+        {(a.astype(np.float32).tobytes(), m.tobytes()) for a, m in zip(obs, masks, strict=True)}
+    )
+    with pytest.raises(ValueError, match="as many observations as masks"):
+        NullView(obs, masks[:3], len(masks[0]))
+
+
 class _Slow(NullView):
     def step(self, action: Any) -> Any:
         time.sleep(0.01)
