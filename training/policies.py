@@ -29,8 +29,9 @@ Two more exact shortcuts skip work whose result is known to be zero:
   logits of actions legal somewhere in the batch are computed. OTTO Game Over has 5,228
   actions and about 22 legal ones per decision, so a PPO minibatch of 512 touches ~1,040 rows
   of the output layer and a rollout batch of 8 ~127: the learner runs about twice as fast.
-* :class:`SupportLinear` (the first layer over raw vector observations): input columns that
-  are zero throughout the batch are left out (the observations are sparse one-hot planes).
+* :class:`SupportLinear` (the first layers over raw vector observations of
+  ``SUPPORT_MIN_INPUTS`` entries or more): input columns that are zero throughout the batch
+  are left out (the observations are sparse one-hot planes).
 
 Both give the same outputs and gradients as the dense layers, to float rounding (tested
 against sb3-contrib's policy with the same weights).
@@ -275,6 +276,11 @@ def set_log_prob(distribution: Any, sets: torch.Tensor) -> torch.Tensor:
     return torch.logsumexp(distribution.logits.masked_fill(~sets, -torch.inf), dim=-1)
 
 
+#: from this many observation entries on, :class:`MaskedPolicy`'s first layers are
+#: :class:`SupportLinear` (Otto the Octopus 1,834, OTTO Game Over 1,013; Over and Out's 60 no)
+SUPPORT_MIN_INPUTS = 256
+
+
 class SupportLinear(nn.Linear):
     """``nn.Linear`` that skips the input columns that are zero in every row of the batch.
 
@@ -370,7 +376,7 @@ class MaskedPolicy(MaskableActorCriticPolicy):
         super()._build_mlp_extractor()
         if isinstance(self.features_extractor, FlattenExtractor):  # raw (sparse) observations
             for net in (self.mlp_extractor.policy_net, self.mlp_extractor.value_net):
-                if len(net) and type(net[0]) is nn.Linear:
+                if len(net) and type(net[0]) is nn.Linear and net[0].in_features >= SUPPORT_MIN_INPUTS:
                     net[0] = SupportLinear.sharing(net[0])
 
     def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> MaskedCategoricalDistribution:  # type: ignore[override]

@@ -262,7 +262,7 @@ def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
     """Forward, evaluation, predict and gradients of MaskedPolicy (on the support) equal those of
     sb3-contrib's MaskableActorCriticPolicy with the same weights."""
     n = 700
-    obs_space = spaces.Box(-1.0, 1.0, (12,), np.float32)
+    obs_space = spaces.Box(-1.0, 1.0, (300,), np.float32)
     act_space = spaces.Discrete(n)
     torch.manual_seed(11)
     ours = MaskedPolicy(obs_space, act_space, lambda _: 1e-3, net_arch=[16])
@@ -275,8 +275,8 @@ def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
     assert isinstance(ours.mlp_extractor.policy_net[0], SupportLinear)
     assert isinstance(ours.mlp_extractor.value_net[0], SupportLinear)
     g = torch.Generator().manual_seed(0)
-    obs = torch.rand(32, 12, generator=g) * 2 - 1
-    obs[:, 3:] = 0.0  # sparse observations: the first layers see 3 of 12 columns
+    obs = torch.rand(32, 300, generator=g) * 2 - 1
+    obs[:, 40:] = 0.0  # sparse observations: the first layers see 40 of 300 columns
     _, masks = _batch(32, n, 0.01, seed=9)
     actions = torch.stack([torch.multinomial(m.float(), 1)[0] for m in masks])
     out = []
@@ -323,8 +323,11 @@ def test_the_support_linear_layer_equals_the_dense_one() -> None:
     torch.testing.assert_close(layer(dense_x), dense(dense_x))
 
 
-def test_the_cnn_policy_keeps_plain_layers() -> None:
+def test_small_inputs_and_the_cnn_policy_keep_plain_layers() -> None:
     from training.policies import policy_kwargs
+
+    small = MaskedPolicy(spaces.Box(0.0, 1.0, (60,), np.float32), spaces.Discrete(12), lambda _: 1e-3)
+    assert type(small.mlp_extractor.policy_net[0]) is torch.nn.Linear  # Over and Out's 60 inputs
 
     space = spaces.Box(0.0, 1.0, (3, 5, 5), np.float32)
     policy = MaskedPolicy(
