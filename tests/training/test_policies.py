@@ -334,3 +334,25 @@ def test_small_inputs_and_the_cnn_policy_keep_plain_layers() -> None:
         space, spaces.Discrete(10), lambda _: 1e-3, **policy_kwargs((3, 5, 5), [8], [4], 16)
     )
     assert type(policy.mlp_extractor.policy_net[0]) is torch.nn.Linear
+
+
+def test_the_set_log_prob_is_the_logsumexp_over_the_set() -> None:
+    logits, masks = _batch(8, 300, 0.1, seed=6)
+    logits[1] *= 30.0  # very unequal probabilities: set members far below the largest
+    sets = masks & (torch.rand(masks.shape, generator=torch.Generator().manual_seed(2)) < 0.5)
+    sets[:, :] |= masks & (torch.arange(300) == masks.float().argmax(1, keepdim=True))  # >= 1 member
+    results = []
+    for fast in (False, True):
+        x = logits.clone().requires_grad_(True)
+        dist = _masked(x, masks)
+        out = (
+            dist.set_log_prob(sets)
+            if fast
+            else torch.logsumexp(dist.logits.masked_fill(~sets, -torch.inf), -1)
+        )
+        out.sum().backward()
+        results.append((out.detach(), x.grad))
+    for a, b in zip(*results, strict=True):
+        torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
+    empty = torch.zeros_like(sets)
+    assert bool(torch.isneginf(_masked(logits, masks).set_log_prob(empty)).all())
