@@ -261,7 +261,7 @@ def test_an_action_outside_the_support_gets_the_dense_log_prob() -> None:
 def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
     """Forward, evaluation, predict and gradients of MaskedPolicy (on the support) equal those of
     sb3-contrib's MaskableActorCriticPolicy with the same weights."""
-    n = 700
+    n = 2100  # SUPPORT_MIN_ACTIONS or more: the policy computes on the support
     obs_space = spaces.Box(-1.0, 1.0, (300,), np.float32)
     act_space = spaces.Discrete(n)
     torch.manual_seed(11)
@@ -289,7 +289,10 @@ def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
             greedy = policy._predict(obs, deterministic=True, action_masks=masks.numpy())
             probs = policy.get_distribution(obs, action_masks=masks.numpy()).distribution.probs
         out.append((values.detach(), log_prob.detach(), entropy.detach(), greedy, probs, *grads))
-    assert isinstance(ours.get_distribution(obs, masks.numpy()).distribution, SupportCategorical)
+    wide = ours.get_distribution(obs, masks.numpy()).distribution
+    assert isinstance(wide, SupportCategorical) and wide.support is not None
+    narrow = MaskedPolicy(obs_space, spaces.Discrete(1106), lambda _: 1e-3, net_arch=[16])
+    assert type(narrow.get_distribution(obs).distribution) is MaskedCategorical  # below SUPPORT_MIN_ACTIONS
     for a, b in zip(*out, strict=True):
         torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
     with torch.no_grad():
