@@ -20,7 +20,6 @@ from training.policies import (
     MaskedCategoricalDistribution,
     MaskedPolicy,
     SupportCategorical,
-    SupportLinear,
 )
 
 
@@ -268,15 +267,12 @@ def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
     ours = MaskedPolicy(obs_space, act_space, lambda _: 1e-3, net_arch=[16])
     torch.manual_seed(11)
     ref = MaskableActorCriticPolicy(obs_space, act_space, lambda _: 1e-3, net_arch=[16])
-    # the same initial weights from the same seed: the support layers take no extra draws
+    # the same initial weights from the same seed
     assert ours.state_dict().keys() == ref.state_dict().keys()
     for key, value in ref.state_dict().items():
         assert torch.equal(ours.state_dict()[key], value), key
-    assert isinstance(ours.mlp_extractor.policy_net[0], SupportLinear)
-    assert isinstance(ours.mlp_extractor.value_net[0], SupportLinear)
     g = torch.Generator().manual_seed(0)
     obs = torch.rand(32, 300, generator=g) * 2 - 1
-    obs[:, 40:] = 0.0  # sparse observations: the first layers see 40 of 300 columns
     _, masks = _batch(32, n, 0.01, seed=9)
     actions = torch.stack([torch.multinomial(m.float(), 1)[0] for m in masks])
     out = []
@@ -300,43 +296,6 @@ def test_masked_policy_on_a_wide_action_space_is_sb3_contribs_policy() -> None:
         sampled, _, lp = ours(obs, action_masks=masks.numpy())
         torch.testing.assert_close(lp, ref.evaluate_actions(obs, sampled, masks.numpy())[1])
     assert bool(masks.gather(1, sampled[:, None]).all())
-
-
-def test_the_support_linear_layer_equals_the_dense_one() -> None:
-    g = torch.Generator().manual_seed(4)
-    dense = torch.nn.Linear(40, 16)
-    state = torch.get_rng_state()
-    layer = SupportLinear.sharing(dense)
-    assert torch.equal(torch.get_rng_state(), state)  # no new initialisation
-    assert layer.weight is dense.weight and layer.bias is dense.bias
-    x = (torch.rand(64, 40, generator=g) < 0.05).float() * torch.rand(64, 40, generator=g)
-    x[:, :25] = 0.0  # 15 of 40 columns can be non-zero
-    for rows in (64, 8):  # 8 rows: below min_rows, the plain layer
-        outs = []
-        for module in (dense, layer):
-            module.zero_grad()
-            y = module(x[:rows])
-            (y * torch.arange(16.0)).sum().backward()
-            assert dense.weight.grad is not None and dense.bias.grad is not None
-            outs.append((y.detach(), dense.weight.grad.clone(), dense.bias.grad.clone()))
-        for a, b in zip(*outs, strict=True):
-            torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
-    assert bool((outs[1][1][:, :25] == 0).all())
-    dense_x = torch.rand(64, 40, generator=g)  # no zero column: the plain layer
-    torch.testing.assert_close(layer(dense_x), dense(dense_x))
-
-
-def test_small_inputs_and_the_cnn_policy_keep_plain_layers() -> None:
-    from training.policies import policy_kwargs
-
-    small = MaskedPolicy(spaces.Box(0.0, 1.0, (60,), np.float32), spaces.Discrete(12), lambda _: 1e-3)
-    assert type(small.mlp_extractor.policy_net[0]) is torch.nn.Linear  # Over and Out's 60 inputs
-
-    space = spaces.Box(0.0, 1.0, (3, 5, 5), np.float32)
-    policy = MaskedPolicy(
-        space, spaces.Discrete(10), lambda _: 1e-3, **policy_kwargs((3, 5, 5), [8], [4], 16)
-    )
-    assert type(policy.mlp_extractor.policy_net[0]) is torch.nn.Linear
 
 
 def test_the_set_log_prob_is_the_logsumexp_over_the_set() -> None:
