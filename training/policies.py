@@ -227,9 +227,8 @@ class SupportCategorical:
         self._sub.apply_masking(m.index_select(-1, support))
 
     def _dense(self, masks: torch.Tensor) -> None:
-        self.support = None
-        self._sub = MaskedCategorical(nn.functional.linear(self._latent, self._weight, self._bias))
-        self._sub.apply_masking(masks)
+        self.support = self._sub = None
+        self._inner.apply_masking(masks)
 
     def _full(self, sub: torch.Tensor, fill: float) -> torch.Tensor:
         if self.support is None:
