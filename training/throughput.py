@@ -95,8 +95,10 @@ NULL_EPISODE = 100
 class NullView(gym.Env[np.ndarray, np.int64]):
     """An env that costs nothing, with a game's spaces. Given one observation and mask it
     repeats them; given lists (recorded from the game) it replays them in turn, one pair per
-    step and cycling (a reset with ``seed`` starts at pair ``seed % len``), so the network sees the game's real masks (how many actions are legal
-    matters to :class:`~training.policies.MaskedPolicy`) at no cost."""
+    step and cycling, so the network sees the game's real masks (how many actions are legal
+    matters to :class:`~training.policies.MaskedPolicy`) at no cost. A seeded reset starts at
+    a place drawn from the seed: the vectorised copies (seeds ``s``, ``s + 1``, ...) replay
+    different stretches, as independent games would, not neighbouring decisions of one game."""
 
     def __init__(
         self, obs: np.ndarray | Sequence[np.ndarray], mask: np.ndarray | Sequence[np.ndarray], n_actions: int
@@ -126,8 +128,8 @@ class NullView(gym.Env[np.ndarray, np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         super().reset(seed=seed)
         self._t = 0
-        if seed is not None:  # a seeded reset starts at a fixed place of the cycle
-            self._i = seed % len(self._obs)
+        if seed is not None:  # a seeded reset starts at a place drawn from the seed
+            self._i = int(self.np_random.integers(len(self._obs)))
             return self._obs[self._i], {}
         return self._next(), {}
 
