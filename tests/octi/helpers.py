@@ -90,3 +90,17 @@ S02_MOVES = """
 4. prong b2 N / jump c6 SE, spare d5
 5. jump b2 NE, jump d4 N
 """
+
+#: spec OCT-S11 (Octi-X fast) up to the turn where the co-mover returns to the vacated origin
+S11_MOVES = """
+1. prong g3 W / prong g7 S
+2. step g3 W / step g7 S
+3. enter g3 / step g6 S
+4. prong g3 NW / step g5 S
+5. step g3 NW / prong e7 N
+6. enter e3 / prong e7 NE
+7. prong e3.0 E / prong c7 N
+8. prong e3.0 N / prong c7 NW
+9. prong e3.0 SW / prong e7 NW
+10. prong e3.1 S / prong c7 NE
+"""

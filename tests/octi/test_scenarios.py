@@ -7,7 +7,7 @@ import pytest
 
 from envs.octi.board import DIR_NAMES
 from envs.octi_v0 import env
-from tests.octi.helpers import S02_MOVES, board, diagram, legal, new, play, turns
+from tests.octi.helpers import S02_MOVES, S11_MOVES, board, diagram, legal, new, play, turns
 
 S02_BEFORE_5 = """
 7 .  .  .  .  .  .
@@ -229,20 +229,6 @@ def test_s10_co_movers_jump_same_pod() -> None:
     snap = st.snapshot()
     assert snap["board"]["c5"] == [[0, "N"], [0, "N"]]
     assert snap["supply"] == [23, 24] and snap["captured"] == [0, 1]
-
-
-S11_MOVES = """
-1. prong g3 W / prong g7 S
-2. step g3 W / step g7 S
-3. enter g3 / step g6 S
-4. prong g3 NW / step g5 S
-5. step g3 NW / prong e7 N
-6. enter e3 / prong e7 NE
-7. prong e3.0 E / prong c7 N
-8. prong e3.0 N / prong c7 NW
-9. prong e3.0 SW / prong e7 NW
-10. prong e3.1 S / prong c7 NE
-"""
 
 
 def test_s11_return_to_vacated_origin() -> None:
