@@ -60,6 +60,7 @@ class TrainConfig:
     pretrain_learning_rate: float | None = None  # None: learning_rate
     pretrain_batch_size: int | None = None  # None: batch_size
     pretrain_symmetries: bool = False  # augment the fit with the game's symmetries
+    pretrain_temperature: float = 0.0  # > 0: fit the softmax of the teacher's scores (0: its best set)
     pretrain_rounds: int = 0
     pretrain_workers: int = 2
     # self-play
@@ -96,6 +97,8 @@ class TrainConfig:
             raise ValueError(f"pretrain_learning_rate must be > 0 or null, got {self.pretrain_learning_rate!r}")
         if self.pretrain_batch_size is not None and int(self.pretrain_batch_size) < 1:
             raise ValueError(f"pretrain_batch_size must be >= 1 or null, got {self.pretrain_batch_size!r}")
+        if not float(self.pretrain_temperature) >= 0:
+            raise ValueError(f"pretrain_temperature must be >= 0, got {self.pretrain_temperature!r}")
         if int(self.pretrain_workers) < 1:
             raise ValueError(f"pretrain_workers must be >= 1, got {self.pretrain_workers!r}")
         if not self.opponents:

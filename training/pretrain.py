@@ -24,6 +24,12 @@ policy's agreement with the teacher stalls after one epoch (0.92 held out, the s
 training decisions: it underfits, and three times the data changes nothing), while 1e-3 with
 minibatches of 128 reaches 0.96 in five epochs.
 
+``pretrain_temperature: T`` (T > 0; 0, the default, is the set loss above) fits the actor to the
+teacher's whole ranking instead: the target is ``softmax(scores / T)`` over the legal moves of
+a scoring teacher's ``scored_actions`` (weights under 1e-4 of the best one dropped; stored
+sparse), and the loss is the cross-entropy to it, so a policy that misses the teacher's best
+move learns to miss towards a good one. The moves played and the best sets do not change.
+
 ``pretrain_symmetries: true`` augments the fit with the game's symmetries
 (``Game.symmetries()``, e.g. OTTO Game Over's three turns of the board): every decision of a
 minibatch is shown in a uniformly drawn one of its images (the identity included), with its
@@ -77,6 +83,9 @@ class Demonstrations:
     returns: np.ndarray  # float32 [N]: discounted sum of the env's rewards from this step on
     episodes: int
     targets: np.ndarray | None = None  # bool [N, num_actions]: the teacher's best moves (None: actions)
+    # the teacher's soft targets, rows of a sparse matrix: row i is actions soft_act[ptr[i]:ptr[i+1]]
+    # with weights soft_w[...] summing to 1 (None: no soft targets)
+    soft: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (ptr int64 [N+1], act int32, w float32)
 
     def target_mask(self, idx: Any) -> np.ndarray:
         """The teacher's set of best moves for the decisions ``idx`` (one-hot of the move played
@@ -88,9 +97,34 @@ class Demonstrations:
         out[np.arange(actions.size), actions] = True
         return out
 
+    def soft_targets(self, idx: Any) -> np.ndarray:
+        """The soft targets of the decisions ``idx`` as dense rows (float32 [len(idx), num_actions])."""
+        assert self.soft is not None
+        _ptr, act, w = self.soft
+        counts, flat = self._soft_entries(idx)
+        out = np.zeros((counts.size, self.masks.shape[1]), dtype=np.float32)
+        out[np.repeat(np.arange(counts.size), counts), act[flat]] = w[flat]
+        return out
+
+    def _soft_entries(self, idx: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Per decision of ``idx``, its number of soft entries, and their positions, in order."""
+        assert self.soft is not None
+        ptr = self.soft[0]
+        rows = np.atleast_1d(np.arange(len(self))[idx])
+        counts = ptr[rows + 1] - ptr[rows]
+        starts = np.repeat(ptr[rows] - np.cumsum(counts) + counts, counts)
+        return counts, starts + np.arange(int(counts.sum()))
+
     def subset(self, idx: Any) -> Demonstrations:
         t = None if self.targets is None else self.targets[idx]
-        return Demonstrations(self.obs[idx], self.masks[idx], self.actions[idx], self.returns[idx], 0, t)
+        soft = None
+        if self.soft is not None:
+            counts, flat = self._soft_entries(idx)
+            ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            soft = (ptr, self.soft[1][flat], self.soft[2][flat])
+        return Demonstrations(
+            self.obs[idx], self.masks[idx], self.actions[idx], self.returns[idx], 0, t, soft
+        )
 
     def __len__(self) -> int:
         return int(self.actions.size)
@@ -111,6 +145,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
     teacher = make_player(game, cfg_dict["pretrain_teacher"], bots)
     driver = PolicyPlayer.load(driver_path, game) if driver_path else None
     scoring = isinstance(teacher, ScoringBot)
+    temperature = float(cfg_dict.get("pretrain_temperature") or 0.0)
     gamma = float(cfg_dict["gamma"])
     seeds = np.random.SeedSequence(seed).spawn(first + count)[first:]
     obs_l: list[np.ndarray] = []
@@ -118,6 +153,9 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
     act_l: list[int] = []
     ret_l: list[float] = []
     best_l: list[np.ndarray] = []
+    soft_n: list[int] = []
+    soft_a: list[np.ndarray] = []
+    soft_w: list[np.ndarray] = []
     for ss in seeds:
         env_seed, teacher_seed, driver_seed = (
             int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(3)
@@ -131,8 +169,15 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
             mask = env.action_masks()
             if scoring:  # the whole set of best moves is the target; one of them is played
                 assert isinstance(teacher, ScoringBot)
-                best = teacher.best_actions(env.state, env.seat, rng)
+                legal, scores = teacher.scored_actions(env.state, env.seat, rng)
+                best = [int(a) for a in legal[scores >= scores.max() - 1e-9]]  # = best_actions
                 action = teacher.pick(best, rng)  # = teacher.act (for ScoringBot.act)
+                if temperature > 0:  # softmax of the scores at that temperature, tiny weights dropped
+                    w = np.exp((scores - scores.max()) / temperature)
+                    keep = w >= 1e-4
+                    soft_n.append(int(keep.sum()))
+                    soft_a.append(legal[keep].astype(np.int32))
+                    soft_w.append((w[keep] / w[keep].sum()).astype(np.float32))
                 target = np.zeros(mask.size, dtype=bool)
                 target[best] = True
                 best_l.append(target)
@@ -160,6 +205,15 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
         returns=np.asarray(ret_l, dtype=np.float32),
         episodes=count,
         targets=np.asarray(best_l, dtype=bool).reshape(n, -1) if scoring else None,
+        soft=(
+            (
+                np.concatenate([[0], np.cumsum(soft_n)]).astype(np.int64),
+                np.concatenate(soft_a) if soft_a else np.zeros(0, np.int32),
+                np.concatenate(soft_w) if soft_w else np.zeros(0, np.float32),
+            )
+            if scoring and temperature > 0
+            else None
+        ),
     )
 
 
@@ -204,6 +258,18 @@ def collect_demonstrations(
 def concat(parts: list[Demonstrations]) -> Demonstrations:
     """The decisions of ``parts``, in order."""
     targets = [p.targets for p in parts]
+    soft = None
+    if parts and all(p.soft is not None for p in parts):
+        ptrs, offset = [np.zeros(1, np.int64)], 0
+        for p in parts:
+            assert p.soft is not None
+            ptrs.append(p.soft[0][1:] + offset)
+            offset += int(p.soft[0][-1])
+        soft = (
+            np.concatenate(ptrs),
+            np.concatenate([p.soft[1] for p in parts if p.soft is not None]),
+            np.concatenate([p.soft[2] for p in parts if p.soft is not None]),
+        )
     return Demonstrations(
         obs=np.concatenate([p.obs for p in parts]),
         masks=np.concatenate([p.masks for p in parts]),
@@ -211,6 +277,7 @@ def concat(parts: list[Demonstrations]) -> Demonstrations:
         returns=np.concatenate([p.returns for p in parts]),
         episodes=sum(p.episodes for p in parts),
         targets=None if any(t is None for t in targets) else np.concatenate(targets),  # type: ignore[arg-type]
+        soft=soft,
     )
 
 
@@ -308,6 +375,7 @@ def fit(
             g["lr"] = float(learning_rate)
         log["learning_rate"] = float(learning_rate)
     obs_t = torch.as_tensor(demos.obs)
+    soft = demos.soft is not None
     ret_t = torch.as_tensor(demos.returns)
     obs_tab, act_tab = symmetry_tables(symmetries, demos.obs.shape[1:], demos.masks.shape[1])
     if symmetries:
@@ -319,12 +387,16 @@ def fit(
             losses, vlosses = [], []
             for i in range(0, n_train, batch_size):
                 idx = np.sort(train_idx[i : i + batch_size])
-                obs_b, masks_b, best_np = obs_t[idx], demos.masks[idx], demos.target_mask(idx)
+                obs_b, masks_b = obs_t[idx], demos.masks[idx]
+                best_np = demos.soft_targets(idx) if soft else demos.target_mask(idx)
                 if symmetries:  # each decision in a random image (0 = as played)
                     g = rng.integers(len(act_tab), size=idx.size)
                     obs_b, masks_b, best_np = images(obs_b, masks_b, best_np, g, obs_tab, act_tab)
                 dist = policy.get_distribution(obs_b, action_masks=masks_b)
-                policy_loss = -set_log_prob(dist.distribution, torch.as_tensor(best_np)).mean()
+                if soft:  # cross-entropy to the teacher's softmax
+                    policy_loss = -(torch.as_tensor(best_np) * dist.distribution.logits).sum(-1).mean()
+                else:
+                    policy_loss = -set_log_prob(dist.distribution, torch.as_tensor(best_np)).mean()
                 value_loss = F.mse_loss(policy.predict_values(obs_b).flatten(), ret_t[idx])
                 loss = policy_loss + vf_coef * value_loss
                 policy.optimizer.zero_grad()

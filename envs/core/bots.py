@@ -72,14 +72,20 @@ class ScoringBot(Bot):
         the MCTS prior calls this)."""
         return [self.score(state, player, a, rng) for a in actions]
 
-    def best_actions(self, state: GameState, player: int, rng: np.random.Generator) -> list[int]:
-        """The legal actions of the highest score (all of them: ties are equally good)."""
+    def scored_actions(
+        self, state: GameState, player: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The legal actions and their scores (a single legal action is not scored: 0.0)."""
         legal = np.flatnonzero(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
         if legal.size == 1:
-            return [int(legal[0])]
-        scores = np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)
+            return legal, np.zeros(1)
+        return legal, np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)
+
+    def best_actions(self, state: GameState, player: int, rng: np.random.Generator) -> list[int]:
+        """The legal actions of the highest score (all of them: ties are equally good)."""
+        legal, scores = self.scored_actions(state, player, rng)
         return [int(a) for a in legal[scores >= scores.max() - 1e-9]]
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:

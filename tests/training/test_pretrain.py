@@ -172,10 +172,116 @@ def test_pretrain_has_its_own_learning_rate_and_batch_size(tmp_path: Path) -> No
     assert len(seen) == -(-record["rounds"][0]["train"] // 64)
 
 
+
+def test_soft_targets_are_the_softmax_of_the_teachers_scores() -> None:
+    """``pretrain_temperature`` T > 0: each decision's soft target is ``softmax(scores / T)`` of
+    the teacher's scores over the legal moves (weights under 1e-4 of the best one dropped),
+    checked by replaying the episodes against the teacher's own scores; the games, moves and
+    best sets are those of the plain collection."""
+    cfg = _cfg(pretrain_temperature=0.5)
+    demos = collect_demonstrations(cfg, 100, seed=3)
+    plain = collect_demonstrations(_cfg(), 100, seed=3)
+    assert plain.soft is None and demos.soft is not None
+    assert np.array_equal(demos.actions, plain.actions) and np.array_equal(demos.targets, plain.targets)
+    n = len(demos)
+    soft = demos.soft_targets(np.arange(n))
+    assert np.allclose(soft.sum(axis=1), 1.0, atol=1e-5) and not soft[~demos.masks].any()
+    assert demos.targets is not None and demos.targets[np.arange(n), soft.argmax(axis=1)].all()
+    env, game, bots = build_single_env(cfg)
+    teacher = make_bot(game, "heuristic", bots)
+    i, spread = 0, 0
+    for ss in np.random.SeedSequence(3).spawn(demos.episodes):
+        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
+        rng = np.random.default_rng(teacher_seed)
+        env.reset(seed=env_seed)
+        done = False
+        while not done:
+            legal, scores = teacher.scored_actions(env.state, env.seat, rng)
+            w = np.exp((scores - scores.max()) / 0.5)
+            w[w < 1e-4] = 0.0
+            expected = np.zeros(game.num_actions)
+            expected[legal] = w / w.sum()
+            assert np.allclose(soft[i], expected, atol=1e-6), i
+            spread += int((expected > 0).sum() > (expected >= expected.max() - 1e-9).sum())
+            best = [int(a) for a in legal[scores >= scores.max() - 1e-9]]
+            _, _, term, trunc, _ = env.step(teacher.pick(best, rng))
+            done = term or trunc
+            i += 1
+    assert i == n and spread > n // 10, "many targets put weight on moves below the best"
+
+
+def test_soft_targets_survive_subsets_concatenation_and_symmetries() -> None:
+    """The sparse soft targets are sliced and joined row by row, and turned with the board
+    (float rows move like the boolean ones: OTTO Game Over's turns on random positions)."""
+    import torch
+
+    from training.pretrain import concat, images, symmetry_tables
+
+    cfg = _cfg(pretrain_temperature=1.0)
+    demos = collect_demonstrations(cfg, 20, seed=4)
+    n = len(demos)
+    dense = demos.soft_targets(np.arange(n))
+    idx = np.array([n - 1, 3, 0, 7])
+    assert np.array_equal(demos.soft_targets(idx), dense[idx])
+    assert np.array_equal(demos.subset(idx).soft_targets(np.arange(4)), dense[idx])
+    joined = concat([demos.subset(np.arange(5, n)), demos.subset(np.arange(5))])
+    assert np.array_equal(joined.soft_targets(np.arange(n)), np.concatenate([dense[5:], dense[:5]]))
+    assert concat([demos, collect_demonstrations(_cfg(), 20, seed=4)]).soft is None
+
+    game = get_game("otto_game_over").game_class()(num_players=2)
+    obs_tab, act_tab = symmetry_tables(game.symmetries(), game.observation_shape, game.num_actions)
+    rng = np.random.default_rng(0)
+    st = game.new_initial_state(rng)
+    obs, masks, weights = [], [], []
+    for _ in range(24):
+        mask = st.legal_mask().astype(bool)
+        w = np.where(mask, rng.random(mask.size), 0.0).astype(np.float32)
+        obs.append(game.observe(st, st.current_player()))
+        masks.append(mask)
+        weights.append(w / w.sum())
+        legal = np.flatnonzero(mask)
+        st.apply(int(legal[rng.integers(legal.size)]))
+    choice = np.arange(24) % 4
+    _, moved_masks, moved = images(
+        torch.as_tensor(np.stack(obs)), np.stack(masks), np.stack(weights), choice, obs_tab, act_tab
+    )
+    for i in range(24):
+        assert np.array_equal(moved[i], weights[i][act_tab[choice[i]]])
+        assert not moved[i][~moved_masks[i]].any() and np.isclose(moved[i].sum(), 1.0)
+
+
+def test_fit_to_soft_targets_moves_the_policy_towards_them() -> None:
+    """The fit's actor loss with soft targets is the cross-entropy to them: the policy's
+    distribution comes closer to the teacher's softmax (KL divergence) than the same fit to
+    the best sets brings it, and its first choice agrees with the teacher's best moves."""
+    import dataclasses
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg(pretrain_temperature=0.5)
+    demos = collect_demonstrations(cfg, 600, seed=0)
+    target = demos.soft_targets(np.arange(len(demos)))
+    result = {}
+    for soft in (True, False):
+        vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+        model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [32, 32]}, seed=0, device="cpu")
+        data = demos if soft else dataclasses.replace(demos, soft=None)
+        fit(model.policy, data, epochs=3, batch_size=32, vf_coef=0.5, max_grad_norm=0.5, seed=0)
+        with torch.no_grad():
+            dist = model.policy.get_distribution(torch.as_tensor(demos.obs), action_masks=demos.masks)
+            logp = dist.distribution.logits.numpy()
+        kl = float((target * (np.log(np.where(target > 0, target, 1.0)) - logp)).sum(axis=1).mean())
+        result[soft] = (kl, agreement(model.policy, demos))
+    assert result[True][0] < result[False][0] < 0.35, result  # 0.375 before either fit
+    assert result[True][1] > 0.8 and result[False][1] > 0.8, result
+
 @pytest.mark.parametrize(
     ("key", "value"),
     [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0), ("pretrain_rounds", -1),
-     ("pretrain_learning_rate", 0.0), ("pretrain_learning_rate", -1e-3), ("pretrain_batch_size", 0)],
+     ("pretrain_learning_rate", 0.0), ("pretrain_learning_rate", -1e-3), ("pretrain_batch_size", 0),
+     ("pretrain_temperature", -0.5)],
 )
 def test_bad_pretrain_options_are_refused(key: str, value: float) -> None:
     with pytest.raises(ValueError, match=key):
