@@ -446,7 +446,15 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
     from training.train import build_single_env
 
     _env, game, bots = build_single_env(cfg_dict)
-    make_player(game, str(cfg_dict["pretrain_teacher"]), bots)  # a bad teacher spec fails here, clearly
+    teacher_player = make_player(game, str(cfg_dict["pretrain_teacher"]), bots)  # a bad spec fails here
+    if float(cfg_dict.get("pretrain_temperature") or 0.0) > 0:
+        from envs.core.bots import ScoringBot
+
+        if not isinstance(teacher_player, ScoringBot):
+            raise ValueError(
+                f"pretrain_temperature > 0 needs a teacher with scores (a ScoringBot); "
+                f"{cfg_dict['pretrain_teacher']!r} of {game.name} has none: set pretrain_temperature: 0"
+            )
     symmetries = game.symmetries() if cfg_dict.get("pretrain_symmetries") else ()
     if cfg_dict.get("pretrain_symmetries") and not symmetries:
         from envs.core.registry import GAMES

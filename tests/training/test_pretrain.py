@@ -250,6 +250,19 @@ def test_soft_targets_survive_subsets_concatenation_and_symmetries() -> None:
         assert not moved[i][~moved_masks[i]].any() and np.isclose(moved[i].sum(), 1.0)
 
 
+def test_soft_targets_need_a_scoring_teacher(tmp_path: Path) -> None:
+    """OTTO Game Over's ``greedy`` gives no scores: a temperature with it is refused, by name."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = _cfg(env="otto_game_over", params={"num_players": 2, "episode": "match"}, opponents={"random": 1.0},
+               pretrain_teacher="greedy", pretrain_samples=10, pretrain_temperature=0.5)
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
+    with pytest.raises(ValueError, match="pretrain_temperature > 0 needs a teacher with scores.*'greedy'"):
+        pretrain(model, cfg, tmp_path)
+
+
 def test_fit_to_soft_targets_moves_the_policy_towards_them() -> None:
     """The fit's actor loss with soft targets is the cross-entropy to them: the policy's
     distribution comes closer to the teacher's softmax (KL divergence) than the same fit to
