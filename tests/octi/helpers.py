@@ -104,3 +104,16 @@ S11_MOVES = """
 9. prong e3.0 SW / prong e7 NW
 10. prong e3.1 S / prong c7 NE
 """
+
+#: spec OCT-S13 (Octi-X classic) up to the turn of the three-base win
+S13_MOVES = """
+1. enter e3 / prong c7 SE
+2. enter e3 / step c7 SE
+3. prong e3.0 N / prong e7 S
+4. prong e3.1 N / step e7 S
+5. prong e3.1 NW / prong g7 SW
+6. prong e3.2 N / step g7 SW
+7. prong e3.2 NE / prong d6 N
+8. step e3.0 N, with e3.0, with e3.1, step e3.0 N, step e3 N / prong d6 NE
+9. step e4.0 N, with e4.0, with e4.1, step e4.0 N, step e4 N / prong e6 N
+"""

@@ -19,7 +19,7 @@ import pytest
 
 from envs.octi.notation import legal_strings
 from envs.octi.rules import Config, State
-from tests.octi.helpers import S11_MOVES
+from tests.octi.helpers import S11_MOVES, S13_MOVES
 
 # ---------------------------------------------------------------------------------------------
 # Reference implementation
@@ -756,16 +756,8 @@ def test_reference_reproduces_spec_scenarios() -> None:
 
     s13 = run(
         "x_classic",
-        """
-        1. enter e3 / prong c7 SE
-        2. enter e3 / step c7 SE
-        3. prong e3.0 N / prong e7 S
-        4. prong e3.1 N / step e7 S
-        5. prong e3.1 NW / prong g7 SW
-        6. prong e3.2 N / step g7 SW
-        7. prong e3.2 NE / prong d6 N
-        8. step e3.0 N, with e3.0, with e3.1, step e3.0 N, step e3 N / prong d6 NE
-        9. step e4.0 N, with e4.0, with e4.1, step e4.0 N, step e4 N / prong e6 N
+        S13_MOVES
+        + """
         10. jump e5.0 N, with e5.0, with e5.1, jump e5.0 NW, jump e5 NE, spare e6, spare d6, spare f6""",
     )
     assert s13.over and s13.why == "OCT-43" and s13.rewards() == [1, -1]

@@ -7,7 +7,7 @@ import pytest
 
 from envs.octi.board import DIR_NAMES
 from envs.octi_v0 import env
-from tests.octi.helpers import S02_MOVES, S11_MOVES, board, diagram, legal, new, play, turns
+from tests.octi.helpers import S02_MOVES, S11_MOVES, S13_MOVES, board, diagram, legal, new, play, turns
 
 S02_BEFORE_5 = """
 7 .  .  .  .  .  .
@@ -291,19 +291,6 @@ def test_s12_fast_wins_on_landing() -> None:
     assert not st.is_terminal()
     st.play(steps[-2])
     assert st.is_terminal() and list(st.returns()) == [1.0, -1.0]
-
-
-S13_MOVES = """
-1. enter e3 / prong c7 SE
-2. enter e3 / step c7 SE
-3. prong e3.0 N / prong e7 S
-4. prong e3.1 N / step e7 S
-5. prong e3.1 NW / prong g7 SW
-6. prong e3.2 N / step g7 SW
-7. prong e3.2 NE / prong d6 N
-8. step e3.0 N, with e3.0, with e3.1, step e3.0 N, step e3 N / prong d6 NE
-9. step e4.0 N, with e4.0, with e4.1, step e4.0 N, step e4 N / prong e6 N
-"""
 
 
 def test_s13_three_base_win() -> None:
