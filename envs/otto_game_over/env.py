@@ -158,9 +158,9 @@ points; game: a softmax of totals plus markers). One match, 2 players, seats rot
 200 matches, where the core defaults (2-step random rollouts) score 0.350 [0.287, 0.418];
 against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: heuristic
 itself wins 0.706 of single matches against random). Whole games (the default config), where
-a per-match edge adds up: 216 W / 84 L against heuristic over 300 games (0.720 [0.667, 0.768];
+a per-match edge adds up: 257 W / 103 L against heuristic over 360 games (0.714 [0.665, 0.758];
 68 / 32 at ``--seed 17``, 77 / 23 at ``--seed 19``, 71 / 29 at ``--seed 23``, ~40 s a game
-per core), after 12 W / 4 L
+per core; 41 / 19 at ``--seed 59``, 72 s a game per core on a busier day), after 12 W / 4 L
 at ``--seed 13``: 70% as a point estimate, not yet beyond the interval. The prior costs about 1.6 times the core defaults per simulation (2,166
 simulations/s in the default config on one core, ``eightfold bench --mcts``; four times
 before ``heuristic`` was made faster).
