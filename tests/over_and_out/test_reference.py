@@ -538,8 +538,11 @@ def env_playout(params: dict, seed: int, illegal_at: int | None = None) -> int:
             assert e.terminations[f"player_{s}"]
         if ref.game_over:
             assert all(e.terminations[a] for a in e.agents)
-        elif ref.truncated:  # §5 truncation: all remaining agents
-            assert all(e.truncations[a] for a in e.agents)
+        elif ref.truncated:  # §5 truncation: all remaining agents (one eliminated in this
+            # same step is terminated instead, OAO-41 / OAO-S12)
+            for a in e.agents:
+                out = int(a[7:]) in ref.newly_terminated
+                assert e.truncations[a] != out and e.terminations[a] == out, (a, out)
         elif ref.newly_terminated:  # OAO-41: the dead step comes first
             assert e.agent_selection == f"player_{ref.newly_terminated[0]}"
         else:
