@@ -16,7 +16,8 @@ observer's own back rank. Channels (P pods per player):
 18 / 19     own / enemy bases
 20          origin O of the turn (0 in MAIN)
 21          focus square: active pod (CHAIN, MOVER) or queue head (DECLARE, CAPTURE)
-22          squares already jumped by the active pod this turn
+22          squares already jumped by the active pod this turn (DECLARE: the first mover;
+            CAPTURE: none)
 23          squares jumped by any pod this turn (capture candidates)
 24          pods moving this turn (the side to move's) / P
 25          movers that have finished moving / P
@@ -212,7 +213,10 @@ def _entry_table(size: int, P: int, seat: int) -> tuple[tuple[tuple[_Entry, ...]
             for sq in range(size):
                 q = size - 1 - sq if seat else sq
                 k = (POD_PLANES + 9 * rel) * size + q if rel >= 0 else -1
-                row = [((base + (d ^ E)) * size + q, k + (1 + (d ^ E)) * size if k >= 0 else -1) for d in range(8)]
+                row = [
+                    ((base + (d ^ E)) * size + q, k + (1 + (d ^ E)) * size if k >= 0 else -1)
+                    for d in range(8)
+                ]
                 row.append((q if rel >= 0 else size + q, k))
                 per_sq.append(tuple(row))
             rows.append(tuple(per_sq))
@@ -237,7 +241,7 @@ def _build(st: State, seat: int) -> np.ndarray:
             consts[11] = 1.0
     inv = 1.0 / P
     total = 1.0 / (2 * st.config.start_supply)
-    mine, theirs = st.pos[seat * P:(seat + 1) * P], st.pos[(1 - seat) * P:(2 - seat) * P]
+    mine, theirs = st.pos[seat * P : (seat + 1) * P], st.pos[(1 - seat) * P : (2 - seat) * P]
     consts[5] = st.supply[seat] * total
     consts[6] = st.supply[1 - seat] * total
     consts[7] = mine.count(RESERVE) * inv

@@ -64,7 +64,7 @@ observer's own back rank and plane "direction 0" is its forward; OCT-47):
 | 18 / 19 | own / enemy bases |
 | 20 | origin O of the current turn (0 in MAIN) |
 | 21 | focus square: the active pod (CHAIN, MOVER) or the queue head (DECLARE, CAPTURE) |
-| 22 | squares already jumped by the active pod this turn |
+| 22 | squares already jumped by the active pod this turn (CHAIN, MOVER; in DECLARE the first mover, whose series may continue; empty in CAPTURE) |
 | 23 | squares jumped by any pod this turn (capture candidates) |
 | 24 | pods moving this turn (the side to move's) / P |
 | 25 | movers that have finished moving / P |
