@@ -19,7 +19,7 @@ import numpy as np
 
 from envs.core.config import describe_params
 from envs.core.registry import GAMES, get_game, installed_games
-from training.params import parse_params
+from training.params import float_at_least, int_at_least, parse_params
 
 
 def _add_env_args(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def _add_env_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
     )
-    p.add_argument("--seed", type=int, default=0, help="reset seed (default 0)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="reset seed (default 0)")
 
 
 def _env_params(args: argparse.Namespace) -> dict[str, Any]:
@@ -152,32 +152,46 @@ def build_parser() -> argparse.ArgumentParser:
     _add_env_args(p)
     p.add_argument("--random", action="store_true", help="watch a seeded random game")
     p.add_argument(
-        "--vs", default=None, help="opponent: bot spec (random, heuristic, mcts:sims=200), an SB3 model.zip or an RLlib run directory"
+        "--vs",
+        default=None,
+        help="opponent: bot spec (random, heuristic, mcts:sims=200), an SB3 model.zip or an RLlib run directory",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat with --vs (default 0)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves with --random")
+    p.add_argument("--delay", type=float_at_least(0), default=0.0, help="seconds between moves with --random")
     p.add_argument(
-        "--max-steps", type=int, default=0, help="stop after this many moves (0 = play to the end)"
+        "--max-steps",
+        type=int_at_least(0),
+        default=0,
+        help="stop after this many moves (0 = play to the end)",
     )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", help="save an image of a position as PNG")
     _add_env_args(p)
-    p.add_argument("--steps", type=int, default=0, help="random moves to play before rendering")
+    p.add_argument("--steps", type=int_at_least(0), default=0, help="random moves to play before rendering")
     p.add_argument("--out", required=True, help="PNG path")
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("bench", help="agent-steps/s through env() and the engine, vs connect_four_v3")
     p.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
-    p.add_argument("--seconds", type=float, default=3.0, help="seconds per row (default 3)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seconds", type=float_at_least(0, strict=True), default=3.0, help="seconds per row (default 3)"
+    )
+    p.add_argument("--seed", type=int_at_least(0), default=0)
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     p.add_argument("--mcts", action="store_true", help="also measure MCTS simulations/s per game")
     p.add_argument(
         "--learner", default=None, metavar="ENV", help="MaskablePPO learn() steps/s on ENV vs connect_four_v3"
     )
-    p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter with --learner")
-    p.add_argument("--timesteps", type=int, default=20_000, help="learn() steps per measurement with --learner")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="K=V", help="game parameter with --learner"
+    )
+    p.add_argument(
+        "--timesteps",
+        type=int_at_least(1),
+        default=20_000,
+        help="learn() steps per measurement with --learner",
+    )
     p.add_argument(
         "--policy",
         default=None,
@@ -189,7 +203,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-OPTIONAL_TRAINING_MODULES = {"yaml", "torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib", "tqdm", "rich"}
+OPTIONAL_TRAINING_MODULES = {
+    "yaml",
+    "torch",
+    "stable_baselines3",
+    "sb3_contrib",
+    "tensorboard",
+    "matplotlib",
+    "tqdm",
+    "rich",
+}
 
 
 def _add_training_commands(sub: Any) -> None:

@@ -88,13 +88,36 @@ class TrainConfig:
         for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
-        if float(self.shaping) < 0:
-            raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
+        for name in ("features_dim", "snapshot_every", "pool_size", "eval_workers", "checkpoint_every"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        for name in ("eval_every", "eval_games", "final_eval_games"):
+            if int(getattr(self, name)) < 0:
+                raise ValueError(f"{name} must be >= 0 (0 = none), got {getattr(self, name)!r}")
+        if not 0 <= int(self.seed) < 2**32:
+            raise ValueError(f"seed must be in [0, 2**32 - 1], got {self.seed!r}")
+        for name, least in (("net_arch", 0), ("cnn_channels", 1)):
+            widths = getattr(self, name)
+            ok = isinstance(widths, list) and len(widths) >= least
+            if not ok or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in widths):
+                kind = "a list" if least == 0 else "a non-empty list"
+                raise ValueError(f"{name} must be {kind} of integer widths >= 1, got {widths!r}")
+        for name, low, high in (("gamma", 0.0, 1.0), ("gae_lambda", 0.0, 1.0), ("latest_prob", 0.0, 1.0)):
+            if not low <= float(getattr(self, name)) <= high:
+                raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {getattr(self, name)!r}")
+        for name in ("learning_rate", "clip_range", "max_grad_norm"):
+            if not float(getattr(self, name)) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+        for name in ("shaping", "ent_coef", "vf_coef"):
+            if not float(getattr(self, name)) >= 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         for name in ("pretrain_samples", "pretrain_epochs", "pretrain_rounds"):
             if int(getattr(self, name)) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         if self.pretrain_learning_rate is not None and not float(self.pretrain_learning_rate) > 0:
-            raise ValueError(f"pretrain_learning_rate must be > 0 or null, got {self.pretrain_learning_rate!r}")
+            raise ValueError(
+                f"pretrain_learning_rate must be > 0 or null, got {self.pretrain_learning_rate!r}"
+            )
         if self.pretrain_batch_size is not None and int(self.pretrain_batch_size) < 1:
             raise ValueError(f"pretrain_batch_size must be >= 1 or null, got {self.pretrain_batch_size!r}")
         if not float(self.pretrain_temperature) >= 0:

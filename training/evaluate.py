@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.core.registry import get_game
-from training.params import parse_params
+from training.params import int_at_least, parse_params
 from training.tournament import PairResult, bradley_terry_elo, play_pairing
 
 MIN_PARALLEL_GAMES = 40
@@ -37,10 +37,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant", default=None)
     p.add_argument("--param", action="append", default=[], metavar="K=V")
     p.add_argument("--players", nargs="+", default=[], help="bot specs and/or model .zip paths")
-    p.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    p.add_argument("--games", type=int_at_least(1), default=200, help="games per pairing (default 200)")
     p.add_argument("--mode", choices=["first", "all"], default="first")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=2, help="processes (1 = in this process)")
+    p.add_argument("--seed", type=int_at_least(0), default=0)
+    p.add_argument("--workers", type=int_at_least(1), default=2, help="processes (1 = in this process)")
     p.add_argument("--stochastic", action="store_true", help="models sample actions (default: best action)")
     p.add_argument("--json", default=None, help="write the results as JSON")
     p.add_argument("--plot", default=None, help="write a PNG of the results")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -32,3 +34,36 @@ def parse_params(items: Iterable[str] | None, variant: str | None = None) -> dic
     if variant is not None:
         params["variant"] = variant
     return params
+
+
+def int_at_least(low: int) -> Any:
+    """An ``argparse`` type: an int ``>= low``; anything else is a usage error saying so."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+        return value
+
+    parse.__name__ = f"int >= {low}"
+    return parse
+
+
+def float_at_least(low: float, strict: bool = False) -> Any:
+    """An ``argparse`` type: a finite float ``>= low`` (``> low`` with ``strict``)."""
+    relation = ">" if strict else ">="
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number {relation} {low:g}, got {text!r}") from None
+        if not math.isfinite(value) or value < low or (strict and value == low):
+            raise argparse.ArgumentTypeError(f"must be a number {relation} {low:g}, got {text}")
+        return value
+
+    parse.__name__ = f"number {relation} {low:g}"
+    return parse

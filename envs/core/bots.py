@@ -15,6 +15,7 @@ Each game's ``bots.py`` exports ``BOTS``: a dict name -> factory ``(game, **para
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -134,7 +135,24 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
         factory = MCTSBot
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | {'mcts'})}")
+    allowed = _parameter_names(factory)
+    unknown = sorted(set(params) - set(allowed)) if allowed is not None else []
+    if unknown:
+        takes = f"allowed: {allowed}" if allowed else "it takes none"
+        raise ValueError(f"unknown parameter(s) {unknown} for bot {name!r}; {takes}")
     try:
         return factory(game, **params)
     except TypeError as exc:
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from exc
+
+
+def _parameter_names(factory: BotFactory) -> list[str] | None:
+    """The keyword parameters a bot factory takes after ``game`` (None: it takes any)."""
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
+        return None
+    return [p.name for p in list(sig.parameters.values())[1:] if p.kind in kinds]

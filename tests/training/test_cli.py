@@ -145,6 +145,39 @@ def test_play_rejects_a_bad_seat() -> None:
     assert proc.returncode == 2 and "--seat" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("eval", "--players", "random", "greedy", "--games", "0"), "argument --games: must be >= 1, got 0"),
+        (("eval", "--players", "random", "greedy", "--workers", "0"), "argument --workers: must be >= 1"),
+        (("bench", "--seconds", "0"), "argument --seconds: must be a number > 0"),
+        (("bench", "--seconds", "abc"), "argument --seconds: expected a number > 0, got 'abc'"),
+        (("bench", "--learner", "octi", "--timesteps", "0"), "argument --timesteps: must be >= 1"),
+        (("play", "--random", "--max-steps", "-3"), "argument --max-steps: must be >= 0, got -3"),
+        (("play", "--random", "--delay", "-1"), "argument --delay: must be a number >= 0"),
+        (("render", "--steps", "-1", "--out", "x.png"), "argument --steps: must be >= 0"),
+        (("train", "--seed", "-1"), "seed must be in [0, 2**32 - 1], got -1"),
+        (("eval", "--players", "random", "greedy", "--seed", "-1"), "argument --seed: must be >= 0, got -1"),
+        (("render", "--seed", "-1", "--out", "x.png"), "argument --seed: must be >= 0, got -1"),
+        (
+            ("eval", "--players", "mcts:foo=1", "random"),
+            "unknown parameter(s) ['foo'] for bot 'mcts'; allowed: ['sims',",
+        ),
+        (
+            ("eval", "--players", "heuristic:x=1", "random"),
+            "unknown parameter(s) ['x'] for bot 'heuristic'; it takes none",
+        ),
+    ],
+)
+def test_a_bad_number_or_bot_parameter_is_named(args: tuple[str, ...], message: str) -> None:
+    """Nothing is silently clamped: each bad value is a usage error naming the option."""
+    assert GAME is not None
+    command, *rest = args
+    where = [] if command == "bench" else env_args()
+    proc = eightfold(command, *where, *rest, stdin="quit\n")
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
+
+
 def test_same_seed_same_run(tmp_path: Path) -> None:
     """Two runs with one seed give identical weights (self-play and evaluation included)."""
     import torch

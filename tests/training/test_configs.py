@@ -60,6 +60,34 @@ def test_an_option_of_the_wrong_type_is_named(key: str, value: Any, message: str
         cfg.validate()
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("seed", -1, r"seed must be in \[0, 2\*\*32 - 1\]"),
+        ("eval_every", -5, r"eval_every must be >= 0"),
+        ("final_eval_games", -1, r"final_eval_games must be >= 0"),
+        ("checkpoint_every", 0, r"checkpoint_every must be >= 1"),
+        ("eval_workers", 0, r"eval_workers must be >= 1"),
+        ("gamma", 1.5, r"gamma must be in \[0, 1\]"),
+        ("latest_prob", -0.1, r"latest_prob must be in \[0, 1\]"),
+        ("learning_rate", 0.0, r"learning_rate must be > 0"),
+        ("ent_coef", -0.01, r"ent_coef must be >= 0"),
+        ("net_arch", [64, 0], r"net_arch must be a list of integer widths >= 1"),
+        ("cnn_channels", [], r"cnn_channels must be a non-empty list"),
+    ],
+)
+def test_an_option_out_of_range_is_named(key: str, value: Any, message: str) -> None:
+    cfg = merge(TrainConfig(), {key: value}, "test")
+    with pytest.raises(ValueError, match=message):
+        cfg.validate()
+
+
+def test_zero_turns_evaluations_off_and_no_hidden_layers_is_allowed() -> None:
+    merge(
+        TrainConfig(), {"eval_every": 0, "eval_games": 0, "final_eval_games": 0, "net_arch": []}, "t"
+    ).validate()
+
+
 def test_a_yaml_exponent_without_a_dot_is_a_number(tmp_path: Path) -> None:
     """PyYAML reads ``3e-4`` as a string; a float option takes it as the number."""
     path = tmp_path / "c.yaml"
