@@ -102,7 +102,9 @@ class TrainConfig:
             if not ok or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in widths):
                 kind = "a list" if least == 0 else "a non-empty list"
                 raise ValueError(f"{name} must be {kind} of integer widths >= 1, got {widths!r}")
-        for name, low, high in (("gamma", 0.0, 1.0), ("gae_lambda", 0.0, 1.0), ("latest_prob", 0.0, 1.0)):
+        if not 0 < float(self.gamma) <= 1:
+            raise ValueError(f"gamma must be in (0, 1], got {self.gamma!r}")
+        for name, low, high in (("gae_lambda", 0.0, 1.0), ("latest_prob", 0.0, 1.0)):
             if not low <= float(getattr(self, name)) <= high:
                 raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {getattr(self, name)!r}")
         for name in ("learning_rate", "clip_range", "max_grad_norm"):
