@@ -85,10 +85,9 @@ class TrainConfig:
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {list(POLICIES)}, got {self.policy!r}")
-        for name in ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads"):
-            if int(getattr(self, name)) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
-        for name in ("features_dim", "snapshot_every", "pool_size", "eval_workers", "checkpoint_every"):
+        at_least_one = ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads")
+        at_least_one += ("features_dim", "snapshot_every", "pool_size", "eval_workers", "checkpoint_every")
+        for name in at_least_one:
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
         for name in ("eval_every", "eval_games", "final_eval_games"):
