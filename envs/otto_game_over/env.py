@@ -161,7 +161,8 @@ itself wins 0.706 of single matches against random). Whole games (the default co
 a per-match edge adds up: 257 W / 103 L against heuristic over 360 games (0.714 [0.665, 0.758];
 68 / 32 at ``--seed 17``, 77 / 23 at ``--seed 19``, 71 / 29 at ``--seed 23``, ~40 s a game
 per core; 41 / 19 at ``--seed 59``, 72 s a game per core on a busier day), after 12 W / 4 L
-at ``--seed 13``: 70% as a point estimate, not yet beyond the interval. The prior costs about 1.6 times the core defaults per simulation (2,166
+at ``--seed 13``: 70% as a point estimate, not yet beyond the interval. Twice the budget
+(``mcts:sims=400``) won 36 of 60 whole games (0.600 [0.474, 0.714]), no more. The prior costs about 1.6 times the core defaults per simulation (2,166
 simulations/s in the default config on one core, ``eightfold bench --mcts``; four times
 before ``heuristic`` was made faster).
 
