@@ -33,6 +33,7 @@ from envs.core.arena import play_match
 from envs.core.bots import make_bot, parse_bot_spec
 from envs.core.mcts import measure_sims_per_second
 from envs.core.registry import GAMES, get_game
+from training.params import int_at_least
 from training.tournament import wilson
 
 Task = tuple[str, dict[str, Any], str, str, int, int, str | None]
@@ -136,15 +137,21 @@ def parse_configs(items: list[str]) -> dict[str, dict[str, Any]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", nargs="*", default=None, help="game names (default: every landed game)")
-    ap.add_argument("--budgets", nargs="*", type=int, default=[50, 200], help="simulations per move")
+    ap.add_argument(
+        "--budgets", nargs="*", type=int_at_least(1), default=[50, 200], help="simulations per move"
+    )
     ap.add_argument("--opponents", nargs="*", default=["random", "greedy", "heuristic"])
-    ap.add_argument("-n", "--matches", type=int, default=100, help="games per pairing")
+    ap.add_argument("-n", "--matches", type=int_at_least(1), default=100, help="games per pairing")
     ap.add_argument("--mcts", default="", help="extra mcts parameters, e.g. rollout=heuristic,c=0.7")
     ap.add_argument("--config", action="append", default=[], help="game parameters, e.g. octi:variant=x")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int_at_least(1), default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int_at_least(0), default=0)
     ap.add_argument(
-        "--oracle", nargs="?", const="all", default=None, choices=sorted(ORACLES),
+        "--oracle",
+        nargs="?",
+        const="all",
+        default=None,
+        choices=sorted(ORACLES),
         help="hand the search the true state (all), only the deal, or only the hands: a ceiling, not a bot",
     )
     args = ap.parse_args()
@@ -178,4 +185,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ValueError as exc:  # a bad game name, config or bot parameter: say which, no traceback
+        raise SystemExit(f"mcts_strength.py: error: {exc}") from None

@@ -17,6 +17,7 @@ import numpy as np
 
 from envs.core.bots import RandomBot
 from envs.core.registry import get_game
+from training.params import int_at_least
 from training.rllib.policy import RLlibPolicy
 from training.rllib.train import add_backend_args, train_rllib
 
@@ -41,11 +42,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("env", nargs="?", default="over_and_out")
-    parser.add_argument("--timesteps", type=int, default=20_000)
+    parser.add_argument("--timesteps", type=int_at_least(1), default=20_000)
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--out", default=None)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--games", type=int, default=200, help="evaluation games vs random (0 = none)")
+    parser.add_argument("--seed", type=int_at_least(0), default=0)
+    parser.add_argument(
+        "--games", type=int_at_least(0), default=200, help="evaluation games vs random (0 = none)"
+    )
     add_backend_args(parser)
     args = parser.parse_args()
     name = get_game(args.env).name
