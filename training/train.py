@@ -37,7 +37,7 @@ from training.config import (
     read_yaml,
     save_config,
 )
-from training.params import parse_params
+from training.params import int_at_least, parse_params
 from training.players import game_bots
 
 
@@ -47,15 +47,19 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
     p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable)")
     p.add_argument("--config", default=None, help="YAML of training options (default configs/<game>.yaml)")
-    p.add_argument("--timesteps", type=int, default=None, help="total learner steps")
+    p.add_argument("--timesteps", type=int_at_least(1), default=None, help="total learner steps")
     p.add_argument("--opponents", default=None, help="comma list, e.g. random,heuristic,self")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--n-envs", type=int, default=None, help="parallel envs")
+    p.add_argument("--seed", type=int_at_least(0), default=None)
+    p.add_argument("--n-envs", type=int_at_least(1), default=None, help="parallel envs")
     p.add_argument("--vec-env", choices=["dummy", "subproc"], default=None)
     p.add_argument("--out", default=None, help="run directory (default runs/<game>)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out up to --timesteps")
-    p.add_argument("--eval-every", type=int, default=None, help="steps between evaluations (0 = never)")
-    p.add_argument("--eval-games", type=int, default=None, help="final evaluation: games per baseline")
+    p.add_argument(
+        "--eval-every", type=int_at_least(0), default=None, help="steps between evaluations (0 = never)"
+    )
+    p.add_argument(
+        "--eval-games", type=int_at_least(0), default=None, help="final evaluation: games per baseline"
+    )
     p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
@@ -193,7 +197,13 @@ def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any, pretraine
     if cfg.eval_every > 0 and cfg.eval_games > 0:
         cbs.append(
             BaselineEvalCallback(
-                game, bots, cfg.eval_opponents, cfg.eval_every, cfg.eval_games, out, seed=cfg.seed + 7919,
+                game,
+                bots,
+                cfg.eval_opponents,
+                cfg.eval_every,
+                cfg.eval_games,
+                out,
+                seed=cfg.seed + 7919,
                 at_start=pretrained,
             )
         )

@@ -156,7 +156,9 @@ def test_play_rejects_a_bad_seat() -> None:
         (("play", "--random", "--max-steps", "-3"), "argument --max-steps: must be >= 0, got -3"),
         (("play", "--random", "--delay", "-1"), "argument --delay: must be a number >= 0"),
         (("render", "--steps", "-1", "--out", "x.png"), "argument --steps: must be >= 0"),
-        (("train", "--seed", "-1"), "seed must be in [0, 2**32 - 1], got -1"),
+        (("train", "--seed", "-1"), "argument --seed: must be >= 0, got -1"),
+        (("train", "--set", "seed=-1"), "seed must be in [0, 2**32 - 1], got -1"),
+        (("train", "--n-envs", "0"), "argument --n-envs: must be >= 1, got 0"),
         (("eval", "--players", "random", "greedy", "--seed", "-1"), "argument --seed: must be >= 0, got -1"),
         (("render", "--seed", "-1", "--out", "x.png"), "argument --seed: must be >= 0, got -1"),
         (

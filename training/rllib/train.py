@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from training.params import int_at_least
 from training.rllib.common import CHECKPOINT_DIR, FROZEN_PREFIX, MAIN, META_FILE, OPPONENT, parse_opponents
 
 # SB3 MaskablePPO keyword -> PPOConfig.training keyword (same meaning).
@@ -49,18 +50,23 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
     """The RLlib options of ``eightfold train`` (ignored by the SB3 backend)."""
     g = parser.add_argument_group("rllib backend (--backend rllib)")
     g.add_argument(
-        "--num-env-runners", type=int, default=0, help="remote EnvRunner actors (0 = sample in the driver)"
+        "--num-env-runners",
+        type=int_at_least(0),
+        default=0,
+        help="remote EnvRunner actors (0 = sample in the driver)",
     )
     g.add_argument(
         "--envs-per-runner",
-        type=int,
+        type=int_at_least(1),
         default=None,
         help="env copies per EnvRunner (default: n_envs of the config)",
     )
     g.add_argument(
         "--address", default=None, help="Ray cluster address (e.g. auto or ray://host:10001); default: local"
     )
-    g.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray instance (default: all)")
+    g.add_argument(
+        "--num-cpus", type=int_at_least(1), default=None, help="CPUs of a local Ray instance (default: all)"
+    )
     g.add_argument(
         "--self-play",
         choices=["shared", "frozen"],
@@ -68,7 +74,10 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
         help="what the 'self' opponent is: the learning module on every seat, or a frozen copy",
     )
     g.add_argument(
-        "--iterations", type=int, default=None, help="stop after N iterations (default: by timesteps)"
+        "--iterations",
+        type=int_at_least(1),
+        default=None,
+        help="stop after N iterations (default: by timesteps)",
     )
 
 
