@@ -35,7 +35,17 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
     """PettingZoo AEC environment over an eightfold engine (see module docstring)."""
 
     game_class: ClassVar[type[Game[Any, Any]]]
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # PettingZoo classic metadata always names a render_fps (video recorders read it)
+        if "metadata" in cls.__dict__:
+            cls.metadata.setdefault("render_fps", 1)
 
     def __init__(self, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
@@ -62,6 +72,9 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self._state: GameState | None = None
         self._mask: np.ndarray | None = None
         self._np_random_seed: int | None = None
+        # where unseeded resets draw their episode seeds (Gymnasium/PettingZoo: reset() after
+        # reset(seed=s) continues the stream that s started, so the run stays reproducible)
+        self._seed_stream: np.random.Generator | None = None
 
     # ----------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -96,8 +109,15 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        """New episode. ``reset(seed=s)`` deals exactly like every other ``reset(seed=s)``;
+        a later ``reset()`` draws its episode seed from the stream ``s`` started (from fresh
+        entropy if no seed was ever given), as Gymnasium does, so a run seeded once repeats."""
+        if seed is not None:
+            self._seed_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+        else:
+            if self._seed_stream is None:
+                self._seed_stream = np.random.default_rng()
+            seed = int(self._seed_stream.integers(2**63))
         self._np_random_seed = seed
         rng = np.random.default_rng(seed)
         if options is not None and "options" in options:
