@@ -8,9 +8,10 @@ Players are bot specs (``random``, ``heuristic``, ``mcts:sims=100``) or saved mo
 (``path.zip``). ``--mode first`` (default) pairs the first player with each other one;
 ``--mode all`` plays every pairing. In each pairing the first player's seat rotates and
 the other seats are the second player (for more than two seats both directions are played
-in ``all`` mode). Output: a table with 95% Wilson intervals, mean placement, Elo (Bradley-
-Terry), plus ``--json`` and ``--plot`` files. Games run in ``--workers`` processes
-(from 40 games on; fewer are played in-process).
+in ``all`` mode; in solo games both play every deal, head to head). Output: a table with
+95% Wilson intervals, mean placement, Elo (Bradley-Terry), plus ``--json`` and ``--plot``
+files. Games run in ``--workers`` processes (from 40 games on; fewer are played
+in-process).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ the learner's seat:
 * the reward of a step is the change of ``state.returns()[seat]`` from the learner's
   action up to its next decision (rewards paid while opponents move included);
 * the episode ends for the learner when the game ends - also on an opponent's move, with
-  the learner's own final reward - or when the learner is eliminated;
+  the learner's own final reward - or when the learner is eliminated (in 2v2: when both
+  partners are, so the team's reward earned by the partner after the learner is out is paid);
 * the rewards of an episode therefore sum to the learner's final return, always.
 
 This is exactly what the PettingZoo SB3 tutorial wrapper gets wrong: it returns the
@@ -245,8 +246,10 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return float(self._evaluate(self.state)[self.seat])
 
     def _learner_out(self) -> bool:
+        """The game is over, or the learner's side is out: in 2v2 an eliminated learner's
+        partner plays on (inside ``step``) and the team's later rewards are still the learner's."""
         state = self.state
-        return state.is_terminal() or self.seat in state.eliminated()
+        return state.is_terminal() or team_seats(self.game, self.seat) <= state.eliminated()
 
     def _play_others(self) -> None:
         """Let the other seats move until the learner must decide or is out."""

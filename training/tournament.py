@@ -3,7 +3,9 @@
 A *pairing* ``(a, b)`` plays ``games`` games with ``a`` in one seat and ``b`` in every other
 seat; ``a``'s seat rotates (game ``g``: seat ``g mod n``), so first-move advantages cancel.
 Results are counted from ``a``'s side: win / draw / loss (strict best of the table / shared
-best / otherwise; partners in 2v2 are not rivals), mean placement and mean return.
+best / otherwise; partners in 2v2 are not rivals), mean placement and mean return. Solo
+games have no other seat: ``a`` and ``b`` each play every deal, and ``a`` wins a game by
+scoring more than ``b`` on the same deal (placement 1 / 1.5 / 2; the return is ``a``'s).
 
 Statistics: 95% Wilson score intervals for rates; Elo from a Bradley-Terry fit of the
 pairwise scores (wins + draws/2), anchored so that the first player has Elo 1000.
@@ -111,9 +113,19 @@ def play_pairing(
     game_ids: Sequence[int],
     seed: int = 0,
 ) -> PairResult:
-    """Games ``game_ids`` of the pairing ``a`` vs ``b`` (``a`` in seat ``g mod n``, ``b`` elsewhere)."""
+    """Games ``game_ids`` of the pairing ``a`` vs ``b`` (``a`` in seat ``g mod n``, ``b`` elsewhere).
+
+    Solo games: both play each deal (same seed), compared head to head from ``a``'s side.
+    """
     n = game.num_players
     res = PairResult(*names)
+    if n == 1:
+        for g in game_ids:
+            ra = float(play_game(game, [a], seed=seed * 1_000_003 + g)[0])
+            rb = float(play_game(game, [b], seed=seed * 1_000_003 + g)[0])
+            both = np.array([ra, rb])
+            res.add(outcome(both, 0), placement(both, 0), ra)
+        return res
     for g in game_ids:
         seat = g % n
         seated = [a if s == seat else b for s in range(n)]
