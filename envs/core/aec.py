@@ -41,12 +41,6 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         "render_fps": 1,
     }
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # PettingZoo classic metadata always names a render_fps (video recorders read it)
-        if "metadata" in cls.__dict__:
-            cls.metadata.setdefault("render_fps", 1)
-
     def __init__(self, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:

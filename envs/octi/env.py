@@ -163,6 +163,7 @@ class raw_env(EightfoldAECEnv):
         "name": "octi_v0",
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
 

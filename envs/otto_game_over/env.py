@@ -196,6 +196,7 @@ class raw_env(EightfoldAECEnv):  # noqa: N801  (PettingZoo naming)
         "name": "otto_game_over_v0",
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
 

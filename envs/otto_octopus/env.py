@@ -239,6 +239,7 @@ class raw_env(EightfoldAECEnv):
         "name": "otto_octopus_v0",
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
 

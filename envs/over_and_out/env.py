@@ -154,6 +154,7 @@ class raw_env(EightfoldAECEnv):
         "name": "over_and_out_v0",
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
 
