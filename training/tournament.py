@@ -121,9 +121,9 @@ def play_pairing(
     res = PairResult(*names)
     if n == 1:
         for g in game_ids:
-            ra = float(play_game(game, [a], seed=seed * 1_000_003 + g)[0])
-            rb = float(play_game(game, [b], seed=seed * 1_000_003 + g)[0])
-            both = np.array([ra, rb])
+            deal = seed * 1_000_003 + g
+            both = np.array([float(play_game(game, [p], seed=deal)[0]) for p in (a, b)])
+            ra = float(both[0])
             res.add(outcome(both, 0), placement(both, 0), ra)
         return res
     for g in game_ids:
