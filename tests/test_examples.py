@@ -70,14 +70,19 @@ def test_cli_render_and_list(tmp_path: Path) -> None:
     assert out.returncode == 2 and "variant" in out.stderr
 
 
-def _strength_module():  # type: ignore[no-untyped-def]
+def _example_module(name: str):  # type: ignore[no-untyped-def]
+    """``examples/<name>.py`` imported as a module (the examples are scripts, not a package)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("mcts_strength", ROOT / "examples" / "mcts_strength.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _strength_module():  # type: ignore[no-untyped-def]
+    return _example_module("mcts_strength")
 
 
 def test_mcts_strength_oracle_reads_the_true_state() -> None:
@@ -141,3 +146,41 @@ def test_mcts_strength_script_runs(tmp_path: Path) -> None:
         "--jobs", "1", "--oracle", "hands", cwd=tmp_path,
     )
     assert "(oracle: reads every hand, not the pile order)" in out.stdout
+
+
+def test_oao_best_response_worlds_and_round_playouts() -> None:
+    """The best-response measurement: ``nothing`` re-deals the other hand, ``hands`` keeps it and
+    re-shuffles the piles, ``all`` is the true state; a playout stops when a round's chip is lost."""
+    import numpy as np
+
+    from envs.core.bots import make_bot
+    from envs.over_and_out.bots import BOTS
+    from envs.over_and_out.game import OverAndOutGame
+
+    mod = _example_module("oao_best_response")
+    game = OverAndOutGame(num_players=2)
+    state = game.new_initial_state(np.random.default_rng(3))
+    rng = np.random.default_rng(0)
+    others, orders = set(), set()
+    for _ in range(6):
+        honest = mod.sample_world(game, state, 0, "nothing", rng)
+        hands = mod.sample_world(game, state, 0, "hands", rng)
+        true = mod.sample_world(game, state, 0, "all", rng)
+        assert honest.hands[0] == hands.hands[0] == true.hands[0] == state.hands[0]
+        assert sorted(honest.hands[1] + honest.draw_pile) == sorted(state.hands[1] + state.draw_pile)
+        others.add(tuple(honest.hands[1]))
+        assert hands.hands[1] == state.hands[1] and sorted(hands.draw_pile) == sorted(state.draw_pile)
+        orders.add(tuple(hands.draw_pile))
+        assert true.hands == state.hands and true.draw_pile == state.draw_pile
+    assert len(others) > 1 and len(orders) > 1
+    heuristic = make_bot(game, "heuristic", BOTS)
+    for seed in range(5):
+        s = state.clone()
+        before = sum(s.chips)
+        kept = mod.round_playout(s, 0, heuristic, np.random.default_rng(seed))
+        assert sum(s.chips) == before - 1 and kept == (s.chips[0] == state.chips[0])
+
+
+def test_oao_best_response_script_runs(tmp_path: Path) -> None:
+    out = run_example("oao_best_response.py", "--knows", "hands", "--playouts", "3", "-n", "2", cwd=tmp_path)
+    assert "knows=hands playouts=3 seed=11:" in out.stdout and "against random" in out.stdout

@@ -112,8 +112,9 @@ deck order and future chance; ``sims=200``): Over and Out ``rollout=heuristic,de
 0.775 [0.625, 0.877] (40 games) and 0.745 [0.680, 0.800] (200 games, ``--seed 606``); Otto the Octopus ``rollout=heuristic,depth=4,prior=heuristic``
 1.000 [0.912, 1.000] (40 games); ``examples/mcts_strength.py --oracle`` runs such a ceiling. In
 Over and Out even perfect knowledge of every card barely passes 70% against ``heuristic`` (and
-wins only 0.925 [0.895, 0.947] of 400 games against ``random``), so an honest bot cannot be
-expected to; in Otto the Octopus knowing one's next tiles is worth everything, and every honest
+wins only 0.925 [0.895, 0.947] of 400 games against ``random``; a flat best reply to
+``random`` shown the other hand, ``examples/oao_best_response.py``, 0.913 of 300), so an honest
+bot cannot be expected to; in Otto the Octopus knowing one's next tiles is worth everything, and every honest
 setting tried (five times the simulations included) ends within noise of 0.52: the search adds
 little to the ``heuristic`` prior there.
 

@@ -125,8 +125,14 @@ and 0.460 [0.392, 0.529] with heuristic playouts (``--seed 606``), so even perfe
 the other hand would not reach 70%.
 ``heuristic`` itself beats ``greedy`` only 0.540.
 Against ``random`` the same oracle wins 0.925 [0.895, 0.947] of 400 games
-(``examples/mcts_strength.py ... --opponents random --oracle``, seeds 5 and 6): no honest
-policy can be expected to reach 95% there.
+(``examples/mcts_strength.py ... --opponents random --oracle``, seeds 5 and 6). A best reply to
+``random`` (``examples/oao_best_response.py``: every legal move played out to the end of the
+round in 50 sampled worlds, heuristic continuation, the move that loses the round least often
+chosen; 2 players, ``--seed 11``) wins 0.913 [0.876, 0.940] of 300 games when shown the other
+hand, 0.815 [0.755, 0.863] of 200 with the honest uniform re-deal (a random player's hand holds
+more ``x2`` and fewer escape cards than a uniform re-deal assumes) and 0.980 [0.950, 0.992] of
+200 only when it also knows the draw pile's order; ``heuristic`` alone wins 0.873 on those
+seeds. No honest policy can be expected to reach 95% against ``random``.
 
 **Speed** (random play, this 2-core machine, shared; ``eightfold bench``, ratios to
 ``connect_four_v3.env()`` measured in the same run): ``env()`` (N = 4) ~3.5-4x, the engine alone
