@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from envs.core.bots import make_bot
+from envs.core.bots import Bot, make_bot
 from envs.core.registry import get_game
 from envs.over_and_out.game import OverAndOutGame
 from envs.over_and_out.rules import State
@@ -48,7 +48,7 @@ def sample_world(game: OverAndOutGame, st: State, me: int, knows: str, rng: np.r
     return world
 
 
-def round_playout(st: State, me: int, heuristic, rng: np.random.Generator) -> bool:
+def round_playout(st: State, me: int, heuristic: Bot, rng: np.random.Generator) -> bool:
     """Play on until a chip is lost; True when ``me`` keeps its chips."""
     chips = list(st.chips)
     while not st.is_terminal() and st.chips == chips:
@@ -61,12 +61,19 @@ def round_playout(st: State, me: int, heuristic, rng: np.random.Generator) -> bo
     return st.chips[me] == chips[me]
 
 
-def best_response(game, st: State, me: int, heuristic, args, rng: np.random.Generator) -> int:
+def best_response(
+    game: OverAndOutGame,
+    st: State,
+    me: int,
+    heuristic: Bot,
+    args: argparse.Namespace,
+    rng: np.random.Generator,
+) -> int:
     legal = np.flatnonzero(st.legal_mask())
     if legal.size == 1:
         return int(legal[0])
     if args.playouts == 0:
-        return heuristic.act(st, me, rng)
+        return int(heuristic.act(st, me, rng))
     kept = np.zeros(legal.size)
     for _ in range(args.playouts):
         world = sample_world(game, st, me, args.knows, rng)
