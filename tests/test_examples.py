@@ -174,13 +174,16 @@ def test_oao_best_response_worlds_and_round_playouts() -> None:
         assert true.hands == state.hands and true.draw_pile == state.draw_pile
     assert len(others) > 1 and len(orders) > 1
     heuristic = make_bot(game, "heuristic", BOTS)
-    for seed in range(5):
+    for seed in range(6):
         s = state.clone()
         before = sum(s.chips)
-        kept = mod.round_playout(s, 0, heuristic, np.random.default_rng(seed))
+        opponent = make_bot(game, ("random", "heuristic")[seed % 2], BOTS)
+        kept = mod.round_playout(s, 0, heuristic, opponent, np.random.default_rng(seed))
         assert sum(s.chips) == before - 1 and kept == (s.chips[0] == state.chips[0])
 
 
 def test_oao_best_response_script_runs(tmp_path: Path) -> None:
     out = run_example("oao_best_response.py", "--knows", "hands", "--playouts", "3", "-n", "2", cwd=tmp_path)
     assert "knows=hands playouts=3 seed=11:" in out.stdout and "against random" in out.stdout
+    out = run_example("oao_best_response.py", "--opponent", "heuristic", "--playouts", "2", "-n", "2", cwd=tmp_path)
+    assert "knows=nothing playouts=2 seed=11:" in out.stdout and "against heuristic" in out.stdout
