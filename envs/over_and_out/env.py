@@ -132,7 +132,9 @@ chosen; 2 players, ``--seed 11``) wins 0.913 [0.876, 0.940] of 300 games when sh
 hand, 0.815 [0.755, 0.863] of 200 with the honest uniform re-deal (a random player's hand holds
 more ``x2`` and fewer escape cards than a uniform re-deal assumes) and 0.980 [0.950, 0.992] of
 200 only when it also knows the draw pile's order; ``heuristic`` alone wins 0.873 on those
-seeds. No honest policy can be expected to reach 95% against ``random``.
+seeds. In these measurements only knowing the order of the cards passes 95% against
+``random``; a one-step best reply is not the best possible policy, so this is strong evidence,
+not a proof.
 
 **Speed** (random play, this 2-core machine, shared; ``eightfold bench``, ratios to
 ``connect_four_v3.env()`` measured in the same run): ``env()`` (N = 4) ~3.5-4x, the engine alone
