@@ -8,7 +8,9 @@
 
 Prints simulations/s per game, then a markdown table: ``mcts`` at each budget against
 ``random``, ``greedy`` and ``heuristic`` (seats rotated every game), wins/draws/losses and
-the score (wins + draws/2 per game) with its 95% Wilson interval.
+the score (wins + draws/2 per game) with its 95% Wilson interval. While a pairing runs, a
+running tally goes to stderr after every chunk of games (``--quiet`` turns it off), so a
+long run can be read (or stopped) part-way.
 
 ``--oracle`` measures a *ceiling*, not a legal bot: the search is handed the true state
 instead of a re-deal of what its seat cannot see (every hand, the deck order, future draws),
@@ -23,8 +25,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -126,6 +129,27 @@ def match_tasks(
     return tasks
 
 
+def run_pairing(pool: Any, tasks: list[Task], label: str, quiet: bool = False) -> list[tuple[int, int, int, float]]:
+    """Run a pairing's chunks; after each one, print the running tally to stderr.
+
+    The result is the chunks' results in task order, whatever order they finish in, so the
+    table does not depend on ``--jobs``."""
+    futures = {pool.submit(run_chunk, t): i for i, t in enumerate(tasks)}
+    parts: list[Any] = [None] * len(tasks)
+    w = d = l_ = 0
+    for done, fut in enumerate(as_completed(futures), 1):
+        parts[futures[fut]] = res = fut.result()
+        w, d, l_ = w + res[0], d + res[1], l_ + res[2]
+        if not quiet:
+            n = w + d + l_
+            print(
+                f"  {label}: {done}/{len(tasks)} chunks, {w} / {d} / {l_}, score {(w + 0.5 * d) / n:.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return parts
+
+
 def parse_configs(items: list[str]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for item in items:
@@ -146,6 +170,7 @@ def main() -> None:
     ap.add_argument("--config", action="append", default=[], help="game parameters, e.g. octi:variant=x")
     ap.add_argument("--jobs", type=int_at_least(1), default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int_at_least(0), default=0)
+    ap.add_argument("--quiet", action="store_true", help="no running tally on stderr")
     ap.add_argument(
         "--oracle",
         nargs="?",
@@ -175,7 +200,7 @@ def main() -> None:
                 label = spec + (f" ({ORACLE_LABELS[args.oracle]})" if args.oracle else "")
                 for opp in args.opponents:
                     tasks = match_tasks(name, params, spec, opp, args.matches, args.seed, args.oracle)
-                    parts = list(pool.map(run_chunk, tasks))
+                    parts = run_pairing(pool, tasks, f"{name} {label} vs {opp}", quiet=args.quiet)
                     w, d, l_ = (int(sum(p[i] for p in parts)) for i in range(3))
                     n = w + d + l_
                     lo, hi = wilson(w + 0.5 * d, n)

@@ -146,6 +146,7 @@ def test_mcts_strength_script_runs(tmp_path: Path) -> None:
         "--jobs", "1", "--oracle", "hands", cwd=tmp_path,
     )
     assert "(oracle: reads every hand, not the pile order)" in out.stdout
+    assert "1/1 chunks, " in out.stderr and "chunks" not in out.stdout  # the running tally: stderr only
 
 
 def test_oao_best_response_worlds_and_round_playouts() -> None:
