@@ -13,7 +13,8 @@ A position is a JSON dict; every key is optional (defaults in brackets)::
     deck          card names, top first (secret)                                       [[]]
     removed_cards {"meteorite": 1, ...} cards shown and out of the game                [{}]
     voided_cards  cards voided unseen when a tie-break match began                     [0]
-    markers       per team {"small": n, "big": n, "square": n} left in supply
+    markers       per team {"small": n, "big": n, "square": n} left in supply; a kind
+                  not given: 4/4/3 minus the team's shapes of that kind
                                                         [4/4/3 minus the team's shapes]
     shapes        {"small@vf1": 0, "square@ve4": null, ...} closed shapes in the order
                   they closed -> owning team, or null = unclaimed (OGO-21)             [{}]
@@ -205,21 +206,28 @@ def _load_shapes(st: State, shapes: Any) -> None:
 
 
 def _load_markers(st: State, markers: Any) -> None:
-    if markers is None:
-        st.supply = [list(MARKERS_PER_TEAM) for _ in range(st.n_teams)]
-        for (shape, _v), owner in st.shapes.items():
-            if owner >= 0:
-                if st.supply[owner][shape] == 0:
-                    raise ValueError(f"team {owner} owns more {SHAPE_NAMES[shape]} shapes than it has markers")
-                st.supply[owner][shape] -= 1
-        return
+    """A team's supply: the counts given, and for a kind not given the full count (4/4/3)
+    minus the team's shapes of that kind (an error if the team owns more of them)."""
+    owned = [[0] * len(SHAPE_NAMES) for _ in range(st.n_teams)]
+    for (shape, _v), owner in st.shapes.items():
+        if owner >= 0:
+            owned[owner][shape] += 1
+    given: list[Mapping[str, Any]] = [{}] * st.n_teams
+    if markers is not None:
+        given = [_dict(m, f"markers[{i}]") for i, m in enumerate(_list(markers, "markers", st.n_teams))]
     st.supply = []
-    for i, m in enumerate(_list(markers, "markers", st.n_teams)):
-        m = _dict(m, f"markers[{i}]")
+    for i, m in enumerate(given):
         if set(m) - set(SHAPE_NAMES):
             raise ValueError(f"position['markers'][{i}] keys must be small/big/square, got {sorted(m)}")
-        st.supply.append([_int(m.get(nm, hi), f"markers[{i}].{nm}", 0, hi)
-                          for nm, hi in zip(SHAPE_NAMES, MARKERS_PER_TEAM, strict=True)])
+        row = []
+        for k, (nm, hi) in enumerate(zip(SHAPE_NAMES, MARKERS_PER_TEAM, strict=True)):
+            if nm in m:
+                row.append(_int(m[nm], f"markers[{i}].{nm}", 0, hi))
+            elif owned[i][k] > hi:
+                raise ValueError(f"team {i} owns {owned[i][k]} {nm} shapes but has only {hi} {nm} markers")
+            else:
+                row.append(hi - owned[i][k])
+        st.supply.append(row)
 
 
 def _check_variant(st: State) -> None:

@@ -6,6 +6,8 @@ and asserts what the spec says (rule IDs in the names and docstrings).
 
 from __future__ import annotations
 
+import pytest
+
 from envs.otto_game_over.geometry import DARK, DESIGN_IDS
 from tests.otto_game_over.helpers import board, legal, make, p_eight, play, points, shapes
 from tests.otto_game_over.test_scenarios import S14_BOARD, S15_BOARD
@@ -167,3 +169,27 @@ def test_ogo_61_all_markers_without_an_eight_is_not_victory() -> None:
     assert (got["small@ve1"], got["small@vf1"], got["small@vf2"]) == (0, None, None)
     assert st.supply == [[0, 0, 0]] and st.solo_eights == 0
     assert not st.is_terminal() and st.phase == 2
+
+
+# ------------------------------------------------------------------ the position hook's supply
+def test_s15_with_the_supply_written_as_the_spec_states_it() -> None:
+    """S15, OGO-61 through the position hook: "1 small marker left" written as ``{"small": 1}``.
+    A kind not given defaults to 4/4/3 minus the team's shapes of that kind (here 0 big, 0
+    square), so the 8 still wins; a count given is taken as given."""
+    marked = {f"big@{v}": 0 for v in ("vc3", "vd3", "vc4", "vd4")}
+    marked.update({f"square@{v}": 0 for v in ("vc1", "vc6", "vd6")})
+    marked.update({f"small@{v}": 0 for v in ("va1", "va6", "vf6")})
+    pos = {"board": board(S15_BOARD), "shapes": marked, "tower": ["D10"]}
+    for supply in ([{"small": 1}], [{}], [{"small": 1, "big": 0, "square": 0}]):
+        st = make({**pos, "markers": supply}, num_players=1)
+        assert st.supply == [[1, 0, 0]], supply
+        play(st, "drawn e1 r0")
+        assert st.is_terminal() and st.match_scores == [42], supply
+    assert make({**pos, "markers": [{"small": 0, "big": 1}]}, num_players=1).supply == [[0, 1, 0]]  # as given
+    too_many = {**marked, "small@vf2": 0, "small@ve1": 0}  # 5 small circles held by one team of 4 markers
+    with pytest.raises(ValueError, match="team 0 owns 5 small shapes but has only 4 small markers"):
+        make({**pos, "board": {**board(S15_BOARD), "e1": "A4/0"}, "shapes": too_many, "markers": [{"big": 0}]},
+             num_players=1)
+    # two teams: each team's kinds default on their own
+    st = make({"markers": [{"small": 2}, {}]})
+    assert st.supply == [[2, 4, 3], [4, 4, 3]]
