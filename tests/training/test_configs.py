@@ -12,7 +12,7 @@ from training.config import CONFIG_DIR, TrainConfig, merge, read_yaml
 from training.players import game_bots, make_player
 
 CONFIGS = sorted(CONFIG_DIR.glob("*.yaml"))
-RESULTS = sorted((CONFIG_DIR.parent / "docs" / "results").glob("*_config.yaml"))
+RESULTS = sorted((CONFIG_DIR.parent / "docs" / "results").glob("*_config*.yaml"))  # <game>_config[_vN].yaml
 
 
 def test_there_is_a_config_per_game() -> None:
@@ -37,7 +37,7 @@ def test_published_run_configs_still_load(path: Path) -> None:
     data = read_yaml(path)
     cfg = merge(TrainConfig(), data, str(path))
     cfg.validate()
-    assert cfg.env == path.stem.removesuffix("_config")
+    assert path.stem.startswith(f"{cfg.env}_config")
 
 
 @pytest.mark.parametrize(
