@@ -90,16 +90,22 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         return self.state.snapshot()
 
     def action_to_string(self, action: int) -> str:
-        """Canonical notation of ``action`` for the agent to act (spec §8)."""
-        return self.state.action_to_string(int(action))
+        """Canonical notation of ``action`` for the agent to act (spec §8). Before the first
+        ``reset()`` only games whose notation does not depend on the state answer."""
+        if self._state is None:
+            return self.game.action_to_string(int(action))
+        return self._state.action_to_string(int(action))
 
     def string_to_action(self, text: str) -> int:
         """Action index of the notation ``text`` for the agent to act (spec §8 of the game).
 
         Malformed text raises ``ValueError``; for well-formed text naming an action that is not
         legal now, each game does what its spec allows (a ``ValueError``, or an index whose
-        mask entry is 0): see the game's doc page."""
-        return self.state.string_to_action(text)
+        mask entry is 0): see the game's doc page. Before the first ``reset()`` only games
+        whose notation does not depend on the state answer."""
+        if self._state is None:
+            return self.game.string_to_action(text)
+        return self._state.string_to_action(text)
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:

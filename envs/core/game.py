@@ -248,6 +248,17 @@ class Game(ABC, Generic[C, S]):
         """Extra per-agent ``infos`` (public facts only)."""
         return {}
 
+    def action_to_string(self, action: int) -> str:
+        """Notation of ``action`` where a game's notation does not depend on the state
+        (its spec says "whatever the state"): the env uses it before the first ``reset()``.
+        Games whose strings name squares of the current position raise ``RuntimeError``."""
+        raise RuntimeError(f"{self.name}'s notation depends on the position: call reset() first")
+
+    def string_to_action(self, text: str) -> int:
+        """Index of the notation ``text`` where it does not depend on the state (see
+        :meth:`action_to_string`); ``RuntimeError`` for the other games."""
+        raise RuntimeError(f"{self.name}'s notation depends on the position: call reset() first")
+
     @abstractmethod
     def render_ansi(self, state: S) -> str:
         """Readable text picture of the position."""

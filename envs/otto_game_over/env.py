@@ -32,7 +32,7 @@ Effect E: 0 ``time-travel``; 1+j ``magnetic-inversion player_j``; 5 ``revolution
 6 ``revolution-acw``; 7 ``meteorite``; 8 + 100*S(from) + 4*S(to) + k
 ``quantum-leap <from> <to> r<k>``; 2508+j ``alien-kidnapping player_j``. Orientation ``r<k>``
 = k quarter turns clockwise. ``action_to_string`` gives one canonical string per index in any
-state (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
+state, before the first ``reset()`` too (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
 surrounding whitespace ignored and runs of spaces collapsed, and returns the index of any
 well-formed string, legal or not (the mask says which are legal); malformed text (a tab or
 line break between the words or a non-ASCII character included) raises ``ValueError``.
@@ -138,6 +138,11 @@ Decisions where the spec was open
 * Cards voided when a tie-break match starts are never shown: they only add to a count.
 * Tiles drawn in the tie-break rounds (OGO-56) go to the discard pile of the match.
 * After an 8 in the tie-break match the match scores read 8-0 and the totals are unchanged.
+* A regular match that ends with two or more teams tied for the highest total at or above
+  ``target_score`` starts the tie-break match (OGO-53) even when it was the ``max_matches``-th:
+  the game has reached its end condition, and the tie-break match and tile rounds are finite.
+  Truncation (§5) applies only when ``max_matches`` regular matches end with no total at the
+  target.
 
 Bots (``envs.otto_game_over.bots``)
 -----------------------------------
@@ -158,10 +163,11 @@ points; game: a softmax of totals plus markers). One match, 2 players, seats rot
 200 matches, where the core defaults (2-step random rollouts) score 0.350 [0.287, 0.418];
 against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: heuristic
 itself wins 0.706 of single matches against random). Whole games (the default config), where
-a per-match edge adds up: 257 W / 103 L against heuristic over 360 games (0.714 [0.665, 0.758];
+a per-match edge adds up: 368 W / 142 L against heuristic over 510 games (0.722 [0.681, 0.759];
 68 / 32 at ``--seed 17``, 77 / 23 at ``--seed 19``, 71 / 29 at ``--seed 23``, ~40 s a game
-per core; 41 / 19 at ``--seed 59``, 72 s a game per core on a busier day), after 12 W / 4 L
-at ``--seed 13``: 70% as a point estimate, not yet beyond the interval. Twice the budget
+per core; 41 / 19 at ``--seed 59``, 73 / 27 at ``--seed 67``, 21 / 9 at ``--seed 71``, 17 / 3
+at ``--seed 73``, 72-85 s a game per core on busier days), after 12 W / 4 L at ``--seed 13``:
+70% as a point estimate, not yet beyond the interval. Twice the budget
 (``mcts:sims=400``) won 36 of 60 whole games (0.600 [0.474, 0.714]), no more. The prior costs about 1.6 times the core defaults per simulation (2,166
 simulations/s in the default config on one core, ``eightfold bench --mcts``; four times
 before ``heuristic`` was made faster).

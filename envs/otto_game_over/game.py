@@ -9,7 +9,7 @@ import numpy as np
 
 from envs.core.game import Game, Symmetry
 from envs.otto_game_over import actions as A
-from envs.otto_game_over import encode, flow, position
+from envs.otto_game_over import encode, flow, notation, position
 from envs.otto_game_over.rules import Config, State
 
 OPTION_KEYS = ("position",)
@@ -108,6 +108,14 @@ class OttoGameOverGame(Game[Config, State]):
         from envs.otto_game_over.evaluate import evaluate
 
         return evaluate(state)
+
+    def action_to_string(self, action: int) -> str:
+        """Spec §8: one canonical string per index, whatever the state (before ``reset()`` too)."""
+        return notation.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """Spec §8: the index of a canonical string, whatever the state."""
+        return notation.string_to_action(text)
 
     def infos(self, state: State, seat: int) -> dict[str, Any]:
         info: dict[str, Any] = {

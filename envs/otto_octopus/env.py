@@ -109,8 +109,8 @@ name               default  meaning
 
 Notation (spec §8)
 ------------------
-``env.unwrapped.action_to_string(a)`` gives the canonical string of any index (``"illegal
-<a>"`` only out of range); ``string_to_action(s)`` parses case-insensitively with surrounding
+``env.unwrapped.action_to_string(a)`` gives the canonical string of any index, in any state and
+before the first ``reset()`` too (``"illegal <a>"`` only out of range); ``string_to_action(s)`` parses case-insensitively with surrounding
 whitespace ignored and runs of spaces collapsed (a tab or line break between the words, or a
 non-ASCII character, is malformed) and returns the index of any canonical string, legal now or not (the mask says
 which; stepping an illegal one ends the episode, OTP-44). Anything else raises ``ValueError``

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import Game
-from envs.otto_octopus.encode import OBS_SIZE, hidden_tiles, observe
+from envs.otto_octopus.encode import OBS_SIZE, action_to_string, hidden_tiles, observe, parse_action
 from envs.otto_octopus.position import load_position, new_game
 from envs.otto_octopus.rules import NUM_ACTIONS, Config, State
 
@@ -115,6 +115,14 @@ class OttoOctopusGame(Game[Config, State]):
         from envs.otto_octopus.evaluate import evaluate
 
         return evaluate(state, *self.reward_range)
+
+    def action_to_string(self, action: int) -> str:
+        """Spec §8: one canonical string per index, whatever the state (before ``reset()`` too)."""
+        return action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """Spec §8: the index of a canonical string, whatever the state."""
+        return parse_action(text)
 
     def infos(self, state: State, seat: int) -> dict[str, Any]:
         info: dict[str, Any] = {"scores": state.scores[:]}

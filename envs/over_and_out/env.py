@@ -78,7 +78,9 @@ topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illeg
 illegal index; ``string_to_action(text)`` is case-insensitive, ignores surrounding whitespace and collapses
 runs of spaces (a tab or line break between the words, or a non-ASCII character, is malformed),
 and raises ``ValueError`` for malformed or illegal text. ``env.unwrapped.snapshot()`` is the §8 hook
-(``to_move`` is -1 once the game is over).
+(``to_move`` is -1 once the game is over by its rules; when ``env()`` ends a game on an
+illegal action, PettingZoo's way, only the AEC dicts end and the engine state, ``snapshot()``
+included, stays as it was before that action).
 
 **Decisions where the spec was open**
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from envs.core.registry import GAMES
 from tests.core.helpers import state_json
@@ -59,3 +60,27 @@ def test_metadata_like_classic(game_name: str) -> None:
         assert set(metadata["render_modes"]) == {"ansi", "rgb_array", "human"}
         assert metadata["is_parallelizable"] is False
         assert isinstance(metadata["render_fps"], int) and metadata["render_fps"] > 0
+
+
+def test_notation_before_reset(game_name: str) -> None:
+    """OTTO Game Over's and Otto the Octopus's §8 notation holds "whatever the state", so the
+    env answers before the first ``reset()`` exactly as after it; the other two games name
+    squares or cards of the position and say that ``reset()`` comes first."""
+    name = game_name
+    env = GAMES[name].env()
+    state_free = name in ("otto_game_over", "otto_octopus")
+    n = env.action_space(env.possible_agents[0]).n
+    indices = [0, 1, n // 2, n - 1]
+    if not state_free:
+        with pytest.raises(RuntimeError, match="reset"):
+            env.unwrapped.action_to_string(0)
+        with pytest.raises(RuntimeError, match="reset"):
+            env.unwrapped.string_to_action("bust")
+        return
+    before = [env.unwrapped.action_to_string(a) for a in indices]
+    assert [env.unwrapped.string_to_action(s) for s in before] == indices
+    assert env.unwrapped.action_to_string(n) == f"illegal {n}"
+    with pytest.raises(ValueError):
+        env.unwrapped.string_to_action("no such move")
+    env.reset(seed=3)
+    assert [env.unwrapped.action_to_string(a) for a in indices] == before

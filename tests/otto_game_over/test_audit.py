@@ -245,6 +245,19 @@ def test_truncation_after_max_matches() -> None:
     assert all(e.truncations.values()) and e.rewards == {"player_0": 0.0, "player_1": 0.0}
 
 
+def test_tie_at_the_target_in_the_last_allowed_match_plays_the_tie_break() -> None:
+    """§5 with OGO-53: when the max_matches-th regular match ends in a tie at or above the
+    target, the game has a winner still to find, not an endless run: the tie-break match starts
+    (the doc page's decision) and truncation waits for a match that ends below the target."""
+    e = make_env(max_matches=1)
+    e.reset(seed=0, options={"position": _s14(totals=[16, 22], hands=[["meteorite"], []])})
+    e.step(e.unwrapped.string_to_action("table b1 r2"))
+    st = e.unwrapped.state
+    assert st.totals == [24, 24] and st.tiebreak and st.matches == 1
+    assert not any(e.truncations.values()) and not any(e.terminations.values())
+    assert not st.is_truncated() and not st.is_terminal()
+
+
 def test_three_player_game_rewards() -> None:
     """§5: one winner of three teams gets +1, the others -1/2."""
     pos = _s14(tables=["C8", "B7", "A4"], totals=[10, 23, 0], to_move=1)
