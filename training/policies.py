@@ -293,7 +293,7 @@ class MaskedCategoricalDistribution(MaskableCategoricalDistribution):
 
     distribution: MaskedCategorical  # type: ignore[assignment]
 
-    def proba_distribution(self, action_logits: torch.Tensor) -> MaskedCategoricalDistribution:  # type: ignore[override]
+    def proba_distribution(self, action_logits: torch.Tensor) -> MaskedCategoricalDistribution:
         self.distribution = MaskedCategorical(action_logits.view(-1, self.action_dim))
         return self
 
@@ -339,7 +339,7 @@ class MaskedPolicy(MaskableActorCriticPolicy):
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
 
-    def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> MaskedCategoricalDistribution:  # type: ignore[override]
+    def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> MaskedCategoricalDistribution:
         dist = self.action_dist
         assert isinstance(dist, MaskedCategoricalDistribution) and isinstance(self.action_net, nn.Linear)
         if dist.action_dim >= SUPPORT_MIN_ACTIONS:

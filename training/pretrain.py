@@ -91,7 +91,8 @@ class Demonstrations:
         """The teacher's set of best moves for the decisions ``idx`` (one-hot of the move played
         when the teacher gave no set)."""
         if self.targets is not None:
-            return self.targets[idx]
+            chosen: np.ndarray = self.targets[idx]
+            return chosen
         actions = self.actions[idx]
         out = np.zeros((actions.size, self.masks.shape[1]), dtype=bool)
         out[np.arange(actions.size), actions] = True

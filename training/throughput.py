@@ -104,9 +104,9 @@ class NullView(gym.Env[np.ndarray, np.int64]):
         self, obs: np.ndarray | Sequence[np.ndarray], mask: np.ndarray | Sequence[np.ndarray], n_actions: int
     ) -> None:
         many = isinstance(obs, (list, tuple))
-        self._obs = np.stack(obs) if many else np.asarray(obs)[None]
+        self._obs = np.stack(list(obs)) if many else np.asarray(obs)[None]
         self._obs = self._obs.astype(np.float32)
-        self._masks = (np.stack(mask) if many else np.asarray(mask)[None]).astype(bool)
+        self._masks = (np.stack(list(mask)) if many else np.asarray(mask)[None]).astype(bool)
         if len(self._obs) != len(self._masks) or len(self._obs) == 0:
             raise ValueError(
                 f"NullView needs as many observations as masks (>= 1), got {len(self._obs)} and {len(self._masks)}"

@@ -50,7 +50,7 @@ def make_game(env_config: Mapping[str, Any]) -> Game[Any, Any]:
     return game
 
 
-def build_spaces(game: Game[Any, Any]) -> tuple[gym.spaces.Dict, gym.spaces.Discrete]:
+def build_spaces(game: Game[Any, Any]) -> tuple[gym.spaces.Dict, gym.spaces.Discrete[Any]]:
     """(observation space, action space) of one agent."""
     lo, hi = game.observation_bounds
     size = int(np.prod(game.observation_shape))
@@ -85,7 +85,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
             raise ValueError(f"self_play must be 'shared' or 'frozen', got {self.self_play!r}")
         seats = [self.game.agent_name(i) for i in range(n)]
         frozen = [f"{FROZEN_PREFIX}{i}" for i in range(n)] if self.self_play == "frozen" else []
-        self.possible_agents = seats + frozen
+        self.possible_agents: list[Any] = seats + frozen
         self.agents = list(self.possible_agents)
         obs_space, act_space = build_spaces(self.game)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
@@ -149,7 +149,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self._paid = np.zeros(n)
 
     # ------------------------------------------------------------------- step
-    def step(self, action_dict: Mapping[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
+    def step(self, action_dict: Mapping[Any, Any]) -> tuple[Any, Any, Any, Any, Any]:
         state = self.state
         seat = state.current_player()
         agent = self._names[seat]
@@ -201,7 +201,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
     def _observe(self, seat: int, to_act: bool) -> dict[str, np.ndarray]:
         return encode_observation(self.game, self.state, seat, to_act)
 
-    def render(self) -> str:
+    def render(self) -> str:  # type: ignore[override]  # text, like the AEC env's "ansi"
         return self.game.render_ansi(self.state)
 
 

@@ -84,4 +84,5 @@ class RLlibPolicy(ProbabilityPlayer):
             raise ValueError("no legal action: the game is over or it is not this seat's turn")
         probs = np.where(mask, probs, 0.0)
         total = probs.sum()
-        return probs / total if total > 0 else mask / mask.sum()
+        out: np.ndarray = probs / total if total > 0 else mask / mask.sum()
+        return out

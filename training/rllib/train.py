@@ -83,7 +83,8 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
 
 def _ppo_section(config: dict[str, Any]) -> dict[str, Any]:
     """The SB3 hyper-parameters: top level (``TrainConfig``) or under ``ppo:``."""
-    nested = config.get("ppo") if isinstance(config.get("ppo"), dict) else {}
+    ppo = config.get("ppo")
+    nested: dict[str, Any] = ppo if isinstance(ppo, dict) else {}
     return {**config, **nested}
 
 
