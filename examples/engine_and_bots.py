@@ -1,6 +1,6 @@
 """The engine layer without PettingZoo: states, clone, notation, bots and a seat-rotated match.
 
-    python examples/engine_and_bots.py over_and_out
+python examples/engine_and_bots.py over_and_out
 """
 
 from __future__ import annotations

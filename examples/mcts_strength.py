@@ -129,7 +129,9 @@ def match_tasks(
     return tasks
 
 
-def run_pairing(pool: Any, tasks: list[Task], label: str, quiet: bool = False) -> list[tuple[int, int, int, float]]:
+def run_pairing(
+    pool: Any, tasks: list[Task], label: str, quiet: bool = False
+) -> list[tuple[int, int, int, float]]:
     """Run a pairing's chunks; after each one, print the running tally to stderr.
 
     The result is the chunks' results in task order, whatever order they finish in, so the

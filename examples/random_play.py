@@ -1,7 +1,7 @@
 """The AEC loop with action masks and seeding: random legal play in any eightfold env.
 
-    python examples/random_play.py octi
-    python examples/random_play.py over_and_out num_players=4
+python examples/random_play.py octi
+python examples/random_play.py over_and_out num_players=4
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Render a position to PNG: play some seeded random moves, then save the frame.
 
-    python examples/render_png.py octi 20 octi.png
+python examples/render_png.py octi 20 octi.png
 """
 
 from __future__ import annotations

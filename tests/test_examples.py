@@ -99,11 +99,16 @@ def test_mcts_strength_oracle_reads_the_true_state() -> None:
     assert oracle.config == game.config and isinstance(oracle, OverAndOutGame)
     state = game.new_initial_state(np.random.default_rng(5))
     truth = json.dumps(state.to_dict(), sort_keys=True)
-    seen = {json.dumps(game.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True)
-            for k in range(5)}
+    seen = {
+        json.dumps(game.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True)
+        for k in range(5)
+    }
     assert any(s != truth for s in seen)  # the honest re-deal changes what player_0 cannot see
     for k in range(3):
-        assert json.dumps(oracle.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True) == truth
+        assert (
+            json.dumps(oracle.resample_hidden(state, 0, np.random.default_rng(k)).to_dict(), sort_keys=True)
+            == truth
+        )
 
 
 def test_mcts_strength_partial_oracles_keep_only_their_part() -> None:
@@ -137,13 +142,38 @@ def test_mcts_strength_partial_oracles_keep_only_their_part() -> None:
 
 def test_mcts_strength_script_runs(tmp_path: Path) -> None:
     out = run_example(
-        "mcts_strength.py", "--games", "over_and_out", "--config", "over_and_out:num_players=2",
-        "--budgets", "5", "--opponents", "random", "-n", "2", "--jobs", "1", "--oracle", cwd=tmp_path,
+        "mcts_strength.py",
+        "--games",
+        "over_and_out",
+        "--config",
+        "over_and_out:num_players=2",
+        "--budgets",
+        "5",
+        "--opponents",
+        "random",
+        "-n",
+        "2",
+        "--jobs",
+        "1",
+        "--oracle",
+        cwd=tmp_path,
     )
     assert "(oracle: reads the true state)" in out.stdout and "| over_and_out | mcts:sims=5" in out.stdout
     out = run_example(
-        "mcts_strength.py", "--games", "otto_octopus", "--budgets", "5", "--opponents", "random", "-n", "2",
-        "--jobs", "1", "--oracle", "hands", cwd=tmp_path,
+        "mcts_strength.py",
+        "--games",
+        "otto_octopus",
+        "--budgets",
+        "5",
+        "--opponents",
+        "random",
+        "-n",
+        "2",
+        "--jobs",
+        "1",
+        "--oracle",
+        "hands",
+        cwd=tmp_path,
     )
     assert "(oracle: reads every hand, not the pile order)" in out.stdout
     assert "1/1 chunks, " in out.stderr and "chunks" not in out.stdout  # the running tally: stderr only
@@ -186,5 +216,7 @@ def test_oao_best_response_worlds_and_round_playouts() -> None:
 def test_oao_best_response_script_runs(tmp_path: Path) -> None:
     out = run_example("oao_best_response.py", "--knows", "hands", "--playouts", "3", "-n", "2", cwd=tmp_path)
     assert "knows=hands playouts=3 seed=11:" in out.stdout and "against random" in out.stdout
-    out = run_example("oao_best_response.py", "--opponent", "heuristic", "--playouts", "2", "-n", "2", cwd=tmp_path)
+    out = run_example(
+        "oao_best_response.py", "--opponent", "heuristic", "--playouts", "2", "-n", "2", cwd=tmp_path
+    )
     assert "knows=nothing playouts=2 seed=11:" in out.stdout and "against heuristic" in out.stdout

@@ -85,7 +85,14 @@ class TrainConfig:
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {list(POLICIES)}, got {self.policy!r}")
-        at_least_one: tuple[str, ...] = ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "torch_threads")
+        at_least_one: tuple[str, ...] = (
+            "timesteps",
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "torch_threads",
+        )
         at_least_one += ("features_dim", "snapshot_every", "pool_size", "eval_workers", "checkpoint_every")
         for name in at_least_one:
             if int(getattr(self, name)) < 1:

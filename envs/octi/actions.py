@@ -20,8 +20,19 @@ from dataclasses import dataclass
 from functools import cache
 
 ADD, STEP, JUMP, ENTER, LIBERATE, WITH, WITHOUT, STOP, CAPTURE, SPARE, REPOSITION = range(11)
-KIND_NAMES = ("prong", "step", "jump", "enter", "liberate", "with", "without", "stop", "capture", "spare",
-              "reposition")
+KIND_NAMES = (
+    "prong",
+    "step",
+    "jump",
+    "enter",
+    "liberate",
+    "with",
+    "without",
+    "stop",
+    "capture",
+    "spare",
+    "reposition",
+)
 
 
 @dataclass(frozen=True)

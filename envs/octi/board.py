@@ -24,12 +24,23 @@ from dataclasses import dataclass
 DIR_NAMES: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 DIR_INDEX: dict[str, int] = {n: i for i, n in enumerate(DIR_NAMES)}
 #: (dfile, drank) of each absolute direction
-DIR_DELTAS: tuple[tuple[int, int], ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+DIR_DELTAS: tuple[tuple[int, int], ...] = (
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+)
 FILES = "abcdefghi"
 
 #: set bits / unset bits of every 8-bit prong mask, ascending direction
 SET_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(d for d in range(8) if m >> d & 1) for m in range(256))
-FREE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(d for d in range(8) if not m >> d & 1) for m in range(256))
+FREE_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(d for d in range(8) if not m >> d & 1) for m in range(256)
+)
 
 # Bases as (file index, rank index), in each owner's own left-to-right order (OCT-01, OCT-02).
 # player_0 looks north, so its left-to-right is ascending file; player_1's is descending.
@@ -69,7 +80,9 @@ class Geometry:
             raise ValueError(f"no square {name!r} on a {self.width}x{self.height} board") from None
 
 
-def _build(width: int, height: int, edgeless: bool, raw_bases: tuple[tuple[tuple[int, int], ...], ...]) -> Geometry:
+def _build(
+    width: int, height: int, edgeless: bool, raw_bases: tuple[tuple[tuple[int, int], ...], ...]
+) -> Geometry:
     def idx(x: int, y: int) -> int:
         return y * width + x
 
@@ -89,8 +102,15 @@ def _build(width: int, height: int, edgeless: bool, raw_bases: tuple[tuple[tuple
     names = tuple(f"{FILES[sq % width]}{sq // width + 1}" for sq in range(width * height))
     rot = tuple(width * height - 1 - sq for sq in range(width * height))
     return Geometry(
-        width, height, edgeless, tuple(neigh), bases, ego,
-        (frozenset(bases[1]), frozenset(bases[0])), names, rot,
+        width,
+        height,
+        edgeless,
+        tuple(neigh),
+        bases,
+        ego,
+        (frozenset(bases[1]), frozenset(bases[0])),
+        names,
+        rot,
     )
 
 

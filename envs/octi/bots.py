@@ -140,12 +140,18 @@ def _progress(st: State, seat: int) -> float:
     cnt, col = st.cnt, st.col
     held = sum(1 for b in st.geo.bases[1 - seat] if cnt[b] and col[b] == seat)
     # classic needs every enemy base: aim at those not yet held
-    targets = tuple(b for b in st.geo.bases[1 - seat]
-                    if not (cnt[b] and (col[b] == 1 - seat or (st.classic and col[b] == seat))))
+    targets = tuple(
+        b
+        for b in st.geo.bases[1 - seat]
+        if not (cnt[b] and (col[b] == 1 - seat or (st.classic and col[b] == seat)))
+    )
     if not targets:
         return 0.0
-    dists = sorted(_reach(st.geo, sq, st.prongs[g], targets)
-                   for g in range(seat * st.P, (seat + 1) * st.P) if (sq := st.pos[g]) >= 0)
+    dists = sorted(
+        _reach(st.geo, sq, st.prongs[g], targets)
+        for g in range(seat * st.P, (seat + 1) * st.P)
+        if (sq := st.pos[g]) >= 0
+    )
     if not dists:
         return 0.0
     # the closest pod matters most, a second attacker helps, prongs are flexibility

@@ -25,8 +25,13 @@ class OctiGame(Game[Config, State]):
         {"variant": "x_fast", "max_turns": 150},
         {"variant": "x_fast", "capture_to_reserve": True, "allow_reposition": True, "max_turns": 80},
         {"variant": "x_classic", "max_turns": 150},
-        {"variant": "x_classic", "edgeless": True, "capture_to_reserve": True, "repetition_draw": True,
-         "max_turns": 80},
+        {
+            "variant": "x_classic",
+            "edgeless": True,
+            "capture_to_reserve": True,
+            "repetition_draw": True,
+            "max_turns": 80,
+        },
     )
     golden_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {},

@@ -21,16 +21,23 @@ LETTERS = ("B", "R")
 def _status(st: State) -> list[str]:
     if st.phase == OVER:
         r = st.result
-        end = "draw (truncated)" if st.truncated else (
-            "draw" if r[0] == r[1] else f"{COLOUR_NAMES[0 if r[0] > 0 else 1]} wins")
+        end = (
+            "draw (truncated)"
+            if st.truncated
+            else ("draw" if r[0] == r[1] else f"{COLOUR_NAMES[0 if r[0] > 0 else 1]} wins")
+        )
         head = f"game over after {st.turn} turns: {end}"
     else:
-        head = (f"turn {st.turn + 1}: player_{st.to_move} ({COLOUR_NAMES[st.to_move]}) to act, "
-                f"phase {PHASE_NAMES[st.phase]}")
+        head = (
+            f"turn {st.turn + 1}: player_{st.to_move} ({COLOUR_NAMES[st.to_move]}) to act, "
+            f"phase {PHASE_NAMES[st.phase]}"
+        )
     lines = [head]
     for seat in (0, 1):
-        lines.append(f"{COLOUR_NAMES[seat]:5s} supply {st.supply[seat]:2d}  reserve {st.count(seat, RESERVE)}"
-                     f"  captured {st.count(seat, CAPTURED)}")
+        lines.append(
+            f"{COLOUR_NAMES[seat]:5s} supply {st.supply[seat]:2d}  reserve {st.count(seat, RESERVE)}"
+            f"  captured {st.count(seat, CAPTURED)}"
+        )
     return lines
 
 
@@ -54,8 +61,11 @@ def render_ansi(st: State) -> str:
     rows.append("   " + "".join(f"{f:3s}" for f in FILES[:W]).rstrip())
     pods = []
     for seat in (0, 1):
-        items = [f"{geo.names[st.pos[g]]}[{prong_string(st.prongs[g])}]"
-                 for g in range(seat * st.P, (seat + 1) * st.P) if st.pos[g] >= 0]
+        items = [
+            f"{geo.names[st.pos[g]]}[{prong_string(st.prongs[g])}]"
+            for g in range(seat * st.P, (seat + 1) * st.P)
+            if st.pos[g] >= 0
+        ]
         pods.append(f"{COLOUR_NAMES[seat]:5s} pods: " + " ".join(items))
     return "\n".join(rows + pods + _status(st))
 
@@ -68,8 +78,10 @@ BASE_TINT = ((200, 200, 200), (245, 190, 190))
 
 
 def _octagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    return [(cx + r * math.cos(math.pi / 8 + k * math.pi / 4), cy + r * math.sin(math.pi / 8 + k * math.pi / 4))
-            for k in range(8)]
+    return [
+        (cx + r * math.cos(math.pi / 8 + k * math.pi / 4), cy + r * math.sin(math.pi / 8 + k * math.pi / 4))
+        for k in range(8)
+    ]
 
 
 def _draw_pod(draw: Any, cx: float, cy: float, r: float, seat: int, prongs: int) -> None:
@@ -140,9 +152,19 @@ def _panel_lines(st: State) -> list[str]:
     if st.phase == OVER:
         lines = ["game over", _status(st)[0].split(": ", 1)[1], f"after {st.turn} turns", ""]
     else:
-        lines = [f"turn {st.turn + 1}", f"to act: {COLOUR_NAMES[st.to_move]}", f"phase {PHASE_NAMES[st.phase]}", ""]
+        lines = [
+            f"turn {st.turn + 1}",
+            f"to act: {COLOUR_NAMES[st.to_move]}",
+            f"phase {PHASE_NAMES[st.phase]}",
+            "",
+        ]
     for seat in (0, 1):
-        lines += [f"{COLOUR_NAMES[seat]}:", f"  supply   {st.supply[seat]}",
-                  f"  reserve  {st.count(seat, RESERVE)}", f"  captured {st.count(seat, CAPTURED)}", ""]
+        lines += [
+            f"{COLOUR_NAMES[seat]}:",
+            f"  supply   {st.supply[seat]}",
+            f"  reserve  {st.count(seat, RESERVE)}",
+            f"  captured {st.count(seat, CAPTURED)}",
+            "",
+        ]
     lines += ["tinted: bases", "green: origin of the turn", "blue frame: jumped squares", "gold: prongs"]
     return lines

@@ -27,8 +27,19 @@ from envs.octi.actions import Layout, layout
 from envs.octi.board import Geometry, geometry
 from envs.octi.turn import CAPTURE, CAPTURED, CHAIN, DECLARE, MAIN, MOVER, OVER, PHASE_NAMES, RESERVE
 
-__all__ = ["CAPTURE", "CAPTURED", "CHAIN", "DECLARE", "MAIN", "MOVER", "OVER", "PHASE_NAMES", "RESERVE",
-           "Config", "State"]
+__all__ = [
+    "CAPTURE",
+    "CAPTURED",
+    "CHAIN",
+    "DECLARE",
+    "MAIN",
+    "MOVER",
+    "OVER",
+    "PHASE_NAMES",
+    "RESERVE",
+    "Config",
+    "State",
+]
 VARIANTS = ("basic", "x_fast", "x_classic")
 DEFAULT_MAX_TURNS = {"basic": 300, "x_fast": 500, "x_classic": 1000}
 
@@ -231,8 +242,22 @@ class State(GameState):
         new = State.__new__(State)
         d = new.__dict__
         d.update(self.__dict__)
-        for name in ("pos", "prongs", "supply", "result", "movers", "finished", "pending", "dqueue",
-                     "jumped", "jorder", "cqueue", "cmarks", "cnt", "col"):
+        for name in (
+            "pos",
+            "prongs",
+            "supply",
+            "result",
+            "movers",
+            "finished",
+            "pending",
+            "dqueue",
+            "jumped",
+            "jorder",
+            "cqueue",
+            "cmarks",
+            "cnt",
+            "col",
+        ):
             d[name] = list(d[name])
         d["history"] = dict(self.history)
         self._rng_cell.shared = True
@@ -279,7 +304,7 @@ class State(GameState):
     def count(self, seat: int, where: int) -> int:
         """Pods of ``seat`` at ``where`` (``RESERVE``, ``CAPTURED`` or a square)."""
         P = self.P
-        return sum(1 for sq in self.pos[seat * P:(seat + 1) * P] if sq == where)
+        return sum(1 for sq in self.pos[seat * P : (seat + 1) * P] if sq == where)
 
     def pods_on(self, sq: int) -> list[int]:
         """Global codes of every pod physically on ``sq`` (movers included), ascending."""

@@ -27,8 +27,19 @@ from envs.octi.turn import (
 if TYPE_CHECKING:
     from envs.octi.rules import State
 
-_TURN_KEYS = ("origin", "movers", "finished", "pending", "declare_queue", "active", "last_jump", "jumped",
-              "jumped_order", "capture_queue", "capture_marks")
+_TURN_KEYS = (
+    "origin",
+    "movers",
+    "finished",
+    "pending",
+    "declare_queue",
+    "active",
+    "last_jump",
+    "jumped",
+    "jumped_order",
+    "capture_queue",
+    "capture_marks",
+)
 
 
 def state_to_dict(st: State) -> dict[str, Any]:
@@ -94,8 +105,20 @@ def _from_dict(d: Mapping[str, Any]) -> State:
 
     if not isinstance(d, Mapping):
         raise ValueError(f"state must be a dict, got {type(d).__name__}")
-    missing = {"config", "to_move", "turn", "phase", "pos", "prongs", "supply", "result", "truncated",
-               "history", "rng", *_TURN_KEYS} - set(d)
+    missing = {
+        "config",
+        "to_move",
+        "turn",
+        "phase",
+        "pos",
+        "prongs",
+        "supply",
+        "result",
+        "truncated",
+        "history",
+        "rng",
+        *_TURN_KEYS,
+    } - set(d)
     if missing:
         raise ValueError(f"state dict misses keys {sorted(missing)}")
     if not isinstance(d["config"], Mapping):
@@ -119,7 +142,9 @@ def _from_dict(d: Mapping[str, Any]) -> State:
     st.result = [float(res[0]), float(res[1])]
     st.truncated = _bool(d["truncated"], "truncated")
     if st.truncated and (st.phase != OVER or res != [0.0, 0.0]):
-        raise ValueError("truncated is True only for a game over by the turn limit (phase OVER, result [0, 0])")
+        raise ValueError(
+            "truncated is True only for a game over by the turn limit (phase OVER, result [0, 0])"
+        )
     hist = d["history"]
     if not isinstance(hist, Mapping) or not all(
         isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 3

@@ -82,7 +82,7 @@ def main_actions(st: State, s: int) -> list[int]:
 def _entries(st: State, s: int) -> list[int]:
     """ENTER (OCT-36, OCT-38) and LIBERATE (OCT-40) actions of seat ``s``."""
     P, K = st.P, st.K
-    mine = st.pos[s * P:(s + 1) * P]
+    mine = st.pos[s * P : (s + 1) * P]
     cnt, col = st.cnt, st.col
     ego = st.geo.ego_bases[s]
     out: list[int] = []
@@ -178,7 +178,7 @@ def apply_action(st: State, a: int) -> None:
         end_turn(st)
     elif kind in (ENTER, LIBERATE):
         where = RESERVE if kind == ENTER else CAPTURED
-        p = st.pos[s * st.P:(s + 1) * st.P].index(where)  # lowest id (spec §1)
+        p = st.pos[s * st.P : (s + 1) * st.P].index(where)  # lowest id (spec §1)
         sq = st.geo.ego_bases[s][x]
         st.pos[s * st.P + p] = sq
         st.prongs[s * st.P + p] = 0

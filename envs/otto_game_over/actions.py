@@ -1,17 +1,17 @@
 """The flat action layout (spec §7) and the secret card kinds; no state, no strings.
 
-    index        meaning
-    0-199        placement: 100*t + 4*square + k    (t = 0 drawn, 1 table; k = orientation)
-    200          no card
-    201 + E      card <effect>                      (E below)
-    2713 + E     card joker as <effect>
-    5225         card infinity
-    5226         card joker as infinity
-    5227         keep infinity
+index        meaning
+0-199        placement: 100*t + 4*square + k    (t = 0 drawn, 1 table; k = orientation)
+200          no card
+201 + E      card <effect>                      (E below)
+2713 + E     card joker as <effect>
+5225         card infinity
+5226         card joker as infinity
+5227         keep infinity
 
-    effect E     0 time-travel | 1+j magnetic-inversion player_j | 5 revolution-cw
-                 6 revolution-acw | 7 meteorite
-                 8 + 100*from + 4*to + k quantum-leap from to r<k> | 2508+j alien-kidnapping player_j
+effect E     0 time-travel | 1+j magnetic-inversion player_j | 5 revolution-cw
+             6 revolution-acw | 7 meteorite
+             8 + 100*from + 4*to + k quantum-leap from to r<k> | 2508+j alien-kidnapping player_j
 """
 
 from __future__ import annotations

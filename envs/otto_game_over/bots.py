@@ -183,9 +183,7 @@ class HeuristicBot(ScoringBot):
             return self._best_placement(view, legal, rng)[0]
         return self._best_card(view, legal, rng)
 
-    def placement_value(
-        self, st: State, action: int, cache: dict[int, SquareBest] | None = None
-    ) -> float:
+    def placement_value(self, st: State, action: int, cache: dict[int, SquareBest] | None = None) -> float:
         gain, board = placement_gain(st, action)
         if gain >= EIGHT_VALUE or st.config.solo:
             return gain

@@ -23,8 +23,16 @@ from envs.otto_game_over.notation import (
 if TYPE_CHECKING:
     from envs.otto_game_over.rules import State
 
-__all__ = ["ACTION_OF_STRING", "ACTION_STRINGS", "BLOCKS", "OBS_SIZE", "SYMMETRIES", "action_to_string",
-           "observe", "string_to_action"]
+__all__ = [
+    "ACTION_OF_STRING",
+    "ACTION_STRINGS",
+    "BLOCKS",
+    "OBS_SIZE",
+    "SYMMETRIES",
+    "action_to_string",
+    "observe",
+    "string_to_action",
+]
 
 #: (name, size) of each block of the flat observation, in order
 BLOCKS: tuple[tuple[str, int], ...] = (

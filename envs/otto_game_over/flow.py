@@ -415,4 +415,3 @@ def end_solo(st: State, victory: bool) -> None:
         st.match_scores = [0]
         st.final = [-1.0]
     st.phase = OVER
-

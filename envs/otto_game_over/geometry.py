@@ -60,9 +60,26 @@ DESIGNS: dict[str, tuple[int, tuple[tuple[int, int, str], ...]]] = {  # spec §1
     "G16": (16, ((1, 2, "Q"), (3, 4, "Q"), (5, 6, "Q"), (7, 0, "Q"))),
 }
 FRAME: dict[str, str] = {  # spec §1.4, binding
-    "va1": "s", "vb1": "s", "vc1": "Q", "vd1": "Q", "ve1": "s", "vf1": "s",
-    "va6": "s", "vb6": "s", "vc6": "Q", "vd6": "Q", "ve6": "s", "vf6": "s",
-    "va2": "s", "va3": "Q", "va4": "Q", "va5": "s", "vf2": "s", "vf3": "Q", "vf4": "Q", "vf5": "s",
+    "va1": "s",
+    "vb1": "s",
+    "vc1": "Q",
+    "vd1": "Q",
+    "ve1": "s",
+    "vf1": "s",
+    "va6": "s",
+    "vb6": "s",
+    "vc6": "Q",
+    "vd6": "Q",
+    "ve6": "s",
+    "vf6": "s",
+    "va2": "s",
+    "va3": "Q",
+    "va4": "Q",
+    "va5": "s",
+    "vf2": "s",
+    "vf3": "Q",
+    "vf4": "Q",
+    "vf5": "s",
 }
 
 DESIGN_IDS: tuple[str, ...] = tuple(DESIGNS)
@@ -149,9 +166,7 @@ VERTEX_OF: tuple[tuple[int, ...], ...] = tuple(
 )
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
-        (s // 5 + dy) * 5 + s % 5 + dx
-        for dx, dy in SIDE_STEP
-        if 0 <= s % 5 + dx < 5 and 0 <= s // 5 + dy < 5
+        (s // 5 + dy) * 5 + s % 5 + dx for dx, dy in SIDE_STEP if 0 <= s % 5 + dx < 5 and 0 <= s // 5 + dy < 5
     )
     for s in range(N_SQ)
 )

@@ -32,7 +32,12 @@ def effect_string(e: int) -> str:
 
 
 def _build() -> tuple[str, ...]:
-    out = [f"{'drawn' if t == 0 else 'table'} {SQUARE_NAMES[s]} r{k}" for t in range(2) for s in range(25) for k in range(4)]
+    out = [
+        f"{'drawn' if t == 0 else 'table'} {SQUARE_NAMES[s]} r{k}"
+        for t in range(2)
+        for s in range(25)
+        for k in range(4)
+    ]
     out.append("no card")
     out += [f"card {effect_string(e)}" for e in range(A.N_EFFECTS)]
     out += [f"card joker as {effect_string(e)}" for e in range(A.N_EFFECTS)]

@@ -71,7 +71,33 @@ if TYPE_CHECKING:
 
 PHASES = ("card", "kidnap", "place", "infinity", "over")
 KEYS = frozenset(
-    ["board", "tables", "drawn", "tower", "tower_rest", "discarded", "hands", "deck", "removed_cards", "voided_cards", "markers", "shapes", "totals", "match_scores", "matches", "tiebreak", "to_move", "phase", "actor", "time_travel", "extra_turn", "kidnapped", "infinity", "solo_eights", "result"]
+    [
+        "board",
+        "tables",
+        "drawn",
+        "tower",
+        "tower_rest",
+        "discarded",
+        "hands",
+        "deck",
+        "removed_cards",
+        "voided_cards",
+        "markers",
+        "shapes",
+        "totals",
+        "match_scores",
+        "matches",
+        "tiebreak",
+        "to_move",
+        "phase",
+        "actor",
+        "time_travel",
+        "extra_turn",
+        "kidnapped",
+        "infinity",
+        "solo_eights",
+        "result",
+    ]
 )
 
 
@@ -137,8 +163,10 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
     st.discarded = [_tile(x, "discarded", False) for x in _list(pos.get("discarded", []), "discarded")]
     if _bool(pos.get("tower_rest", True), "tower_rest"):
         _fill_tower(st)
-    st.hands = [sorted(_card(c, "hands") for c in _list(h, f"hands[{i}]"))
-                for i, h in enumerate(_list(pos.get("hands", [[]] * n), "hands", n))]
+    st.hands = [
+        sorted(_card(c, "hands") for c in _list(h, f"hands[{i}]"))
+        for i, h in enumerate(_list(pos.get("hands", [[]] * n), "hands", n))
+    ]
     st.deck = [_card(c, "deck") for c in _list(pos.get("deck", []), "deck")][::-1]
     removed = _dict(pos.get("removed_cards", {}), "removed_cards")
     st.removed = [_int(removed.get(name, 0), "removed_cards", 0, 33) for name in A.CARD_NAMES]
@@ -148,8 +176,9 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
     _load_shapes(st, pos.get("shapes", {}))
     _load_markers(st, pos.get("markers"))
     st.totals = _seat_list(pos.get("totals", [0] * t), "totals", t, lambda v, m: _int(v, m, 0, 10**6))
-    st.match_scores = _seat_list(pos.get("match_scores", [0] * t), "match_scores", t,
-                                 lambda v, m: _int(v, m, 0, 10**6))
+    st.match_scores = _seat_list(
+        pos.get("match_scores", [0] * t), "match_scores", t, lambda v, m: _int(v, m, 0, 10**6)
+    )
     st.matches = _int(pos.get("matches", 0), "matches", 0, 10**6)
     st.tiebreak = _bool(pos.get("tiebreak", False), "tiebreak")
     st.to_move = _int(pos.get("to_move", 0), "to_move", 0, n - 1)
@@ -195,7 +224,9 @@ def _load_shapes(st: State, shapes: Any) -> None:
     for key, owner in _dict(shapes, "shapes").items():
         name, _, vname = key.partition("@")
         if name not in SHAPE_NAMES or vname not in VERTEX_OF_NAME:
-            raise ValueError(f"position['shapes'] key must be like 'small@vf1' (small/big/square), got {key!r}")
+            raise ValueError(
+                f"position['shapes'] key must be like 'small@vf1' (small/big/square), got {key!r}"
+            )
         shape, v = SHAPE_NAMES.index(name), VERTEX_OF_NAME[vname]
         if owner is not None:
             _int(owner, f"shapes[{key!r}]", 0, st.n_teams - 1)
@@ -304,7 +335,9 @@ def dump(st: State) -> dict[str, Any]:
         "removed_cards": {A.CARD_NAMES[k]: c for k, c in enumerate(st.removed) if c},
         "voided_cards": st.voided,
         "markers": [dict(zip(SHAPE_NAMES, s, strict=True)) for s in st.supply],
-        "shapes": {f"{SHAPE_NAMES[s]}@{VERTEX_NAMES[v]}": (None if o < 0 else o) for (s, v), o in st.shapes.items()},
+        "shapes": {
+            f"{SHAPE_NAMES[s]}@{VERTEX_NAMES[v]}": (None if o < 0 else o) for (s, v), o in st.shapes.items()
+        },
         "totals": list(st.totals),
         "match_scores": list(st.match_scores),
         "matches": st.matches,

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from envs.otto_game_over.rules import State
 
 
-
 def _tile(x: int) -> str:
     return "-" if x < 0 else TILE_NAMES[x]
 
@@ -45,7 +44,8 @@ def render_ansi(st: State) -> str:
             cells.append(f"{DESIGN_IDS[st.design[s]]}/{st.rot[s]}" if st.design[s] >= 0 else ".")
         lines.append(f"{r + 1}    " + "".join(f"{c:<7}" for c in cells))
     shapes = ", ".join(
-        f"{SHAPE_NAMES[k]}@{VERTEX_NAMES[v]}={'-' if o < 0 else f'team{o}'}" for (k, v), o in st.shapes.items()
+        f"{SHAPE_NAMES[k]}@{VERTEX_NAMES[v]}={'-' if o < 0 else f'team{o}'}"
+        for (k, v), o in st.shapes.items()
     )
     lines.append(f"shapes: {shapes or 'none'}")
     for t in range(st.n_teams):
@@ -86,7 +86,9 @@ def _px(x0: int, y0: int, ux: float, uy: float) -> tuple[float, float]:
     return x0 + ux * UNIT, y0 + (4 - uy) * UNIT
 
 
-def draw_tile(draw: Any, x0: int, y0: int, dr: int, colors: dict[int, Any] | None = None, scale: float = 1.0) -> None:
+def draw_tile(
+    draw: Any, x0: int, y0: int, dr: int, colors: dict[int, Any] | None = None, scale: float = 1.0
+) -> None:
     """Draw design-rotation ``dr`` with its top-left pixel at (x0, y0)."""
     u = UNIT * scale
     draw.rectangle([x0, y0, x0 + 4 * u, y0 + 4 * u], fill=TILE_BG, outline=(120, 110, 90))
@@ -188,7 +190,12 @@ def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any,
     draw.text((x, y), head, fill=ink, font=font(16))
     y += 24
     tb = " (tie-break, blind)" if st.tiebreak else (" (blind)" if st.blind_match else "")
-    draw.text((x, y), f"match {st.matches + 1}{tb}   tower {len(st.tower)}   deck {len(st.deck)}", fill=ink, font=font(13))
+    draw.text(
+        (x, y),
+        f"match {st.matches + 1}{tb}   tower {len(st.tower)}   deck {len(st.deck)}",
+        fill=ink,
+        font=font(13),
+    )
     y += 22
     if st.drawn >= 0:
         draw.text((x, y + 16), f"drawn: {TILE_NAMES[st.drawn]}", fill=ink, font=font(13))
@@ -201,9 +208,18 @@ def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any,
         draw.rectangle([x, y + 3, x + 12, y + 15], fill=team_colors[t])
         sup = st.supply[t]
         draw.text((x + 18, y), f"{mark}player_{s}  team {t}  total {st.totals[t]}", fill=ink, font=font(14))
-        draw.text((x + 18, y + 20), f"board {st.marker_points(t)} pt  markers s{sup[0]} b{sup[1]} q{sup[2]}",
-                  fill=ink, font=font(12))
-        draw.text((x + 18, y + 38), f"cards {len(st.hands[s])}   table {_tile(st.tables[s])}", fill=ink, font=font(12))
+        draw.text(
+            (x + 18, y + 20),
+            f"board {st.marker_points(t)} pt  markers s{sup[0]} b{sup[1]} q{sup[2]}",
+            fill=ink,
+            font=font(12),
+        )
+        draw.text(
+            (x + 18, y + 38),
+            f"cards {len(st.hands[s])}   table {_tile(st.tables[s])}",
+            fill=ink,
+            font=font(12),
+        )
         if 0 <= st.tables[s] < 8:
             draw_tile(draw, x + 250, y, 4 * st.tables[s], scale=0.5)
         y += 95

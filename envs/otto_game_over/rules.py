@@ -277,7 +277,9 @@ class State(GameState):
         if self._mask is None:
             self._mask = self._compute_mask()
         if not self._mask[a]:
-            raise ValueError(f"illegal action {a} ({self.action_to_string(a)}) in phase {PHASE_NAMES[self.phase]}")
+            raise ValueError(
+                f"illegal action {a} ({self.action_to_string(a)}) in phase {PHASE_NAMES[self.phase]}"
+            )
         self._mask = None
         if self.phase == PLACE:
             flow.place(self, a)
@@ -292,8 +294,20 @@ class State(GameState):
     def clone(self) -> State:
         new = State.__new__(State)
         d = self.__dict__.copy()
-        for key in ("design", "rot", "tower", "discarded", "tables", "deck", "removed", "totals",
-                    "match_scores", "saved", "final", "winners"):
+        for key in (
+            "design",
+            "rot",
+            "tower",
+            "discarded",
+            "tables",
+            "deck",
+            "removed",
+            "totals",
+            "match_scores",
+            "saved",
+            "final",
+            "winners",
+        ):
             d[key] = list(d[key])
         d["hands"] = [list(h) for h in self.hands]
         d["supply"] = [list(s) for s in self.supply]

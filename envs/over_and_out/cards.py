@@ -15,7 +15,17 @@ from __future__ import annotations
 import numpy as np
 
 TOKENS: tuple[str, ...] = (
-    "0", "1", "2", "3", "4", "5", "x2", "-10", "spin-out", "top-out", "topsy-turvy",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "x2",
+    "-10",
+    "spin-out",
+    "top-out",
+    "topsy-turvy",
 )
 NUM_KINDS = len(TOKENS)
 KIND_OF: dict[str, int] = {t: k for k, t in enumerate(TOKENS)}
@@ -34,8 +44,17 @@ MAX_TIPTOP = TIPTOP_VALUES[-1]
 
 #: spec §1, the default change-and-out deck (72 cards)
 DEFAULT_DECK: dict[str, int] = {
-    "0": 8, "1": 8, "2": 8, "3": 8, "4": 8, "5": 8,
-    "x2": 4, "-10": 6, "spin-out": 6, "top-out": 4, "topsy-turvy": 4,
+    "0": 8,
+    "1": 8,
+    "2": 8,
+    "3": 8,
+    "4": 8,
+    "5": 8,
+    "x2": 4,
+    "-10": 6,
+    "spin-out": 6,
+    "top-out": 4,
+    "topsy-turvy": 4,
 }
 
 #: bit of each kind, for building a hand's bit set

@@ -20,7 +20,9 @@ MAX_KIND_COUNT = 1_000_000
 def _check_deck_counts(value: object, min_total: int) -> dict[str, int]:
     """Validate ``deck_counts``; return it completed to every token, in action-space order."""
     if not isinstance(value, Mapping):
-        raise ValueError(f"deck_counts must be a dict token -> count with tokens {list(TOKENS)}, got {value!r}")
+        raise ValueError(
+            f"deck_counts must be a dict token -> count with tokens {list(TOKENS)}, got {value!r}"
+        )
     for token, count in value.items():
         if token not in KIND_OF:
             raise ValueError(f"deck_counts has unknown card token {token!r}; allowed tokens: {list(TOKENS)}")
@@ -66,11 +68,22 @@ class Config:
         check_int("max_plays", self.max_plays, 1)
         fd = self.first_dealer
         if fd is not None and (type(fd) is not int or not 0 <= fd < self.num_players):
-            raise ValueError(f"first_dealer must be None or an int in [0, {self.num_players - 1}], got {fd!r}")
+            raise ValueError(
+                f"first_dealer must be None or an int in [0, {self.num_players - 1}], got {fd!r}"
+            )
 
     def __hash__(self) -> int:  # deck_counts is a dict: hash its items
-        return hash((self.num_players, tuple(self.deck_counts.items()), self.minus10_rule,
-                     self.reward_mode, self.max_plays, self.first_dealer, self.starting_chips))
+        return hash(
+            (
+                self.num_players,
+                tuple(self.deck_counts.items()),
+                self.minus10_rule,
+                self.reward_mode,
+                self.max_plays,
+                self.first_dealer,
+                self.starting_chips,
+            )
+        )
 
     @cached_property
     def counts(self) -> tuple[int, ...]:

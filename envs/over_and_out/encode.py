@@ -37,7 +37,17 @@ from envs.over_and_out.rules import State
 __all__ = ["ACTION_OF", "ACTION_STRINGS", "NUM_ACTIONS", "OBS_SIZE", "observe"]
 
 OBS_SIZE = 60
-HAND, TOTAL, LIMIT, TIPTOP_LEFT, PLAYED, DRAW, DIRECTION, SEATS, ROUND_PLAYS = 0, 11, 12, 17, 22, 33, 34, 35, 59
+HAND, TOTAL, LIMIT, TIPTOP_LEFT, PLAYED, DRAW, DIRECTION, SEATS, ROUND_PLAYS = (
+    0,
+    11,
+    12,
+    17,
+    22,
+    33,
+    34,
+    35,
+    59,
+)
 MAX_SEATS = 8
 
 

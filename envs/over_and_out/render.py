@@ -69,7 +69,9 @@ def _centre(draw: Any, state: State, cx: float, cy: float) -> None:
     d.text((cx + 40, cy + 12), f"limit {state.tiptop}", fill=INK, font=font(16), anchor="mm")
     arrow = "clockwise ->" if state.direction > 0 else "<- counter-clockwise"
     d.text((cx + 40, cy + 36), arrow, fill=INK, font=font(14), anchor="mm")
-    info = f"draw {len(state.draw_pile)} | played {sum(state.play_pile)} | Tip Top pile {len(state.tiptop_pile)}"
+    info = (
+        f"draw {len(state.draw_pile)} | played {sum(state.play_pile)} | Tip Top pile {len(state.tiptop_pile)}"
+    )
     d.text((cx, cy + 90), info, fill=INK, font=font(13), anchor="mm")
     if state.to_move < 0:
         end = "GAME OVER (truncated)" if state.truncated else "GAME OVER"
@@ -84,8 +86,13 @@ def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
     colour = SEAT_COLORS[seat % len(SEAT_COLORS)]
     turn = seat == state.to_move
     box = [x - 85, y - 42, x + 85, y + 42]
-    d.rounded_rectangle(box, radius=8, fill=(255, 250, 205) if turn else (235, 230, 218),
-                        outline=colour, width=4 if turn else 2)
+    d.rounded_rectangle(
+        box,
+        radius=8,
+        fill=(255, 250, 205) if turn else (235, 230, 218),
+        outline=colour,
+        width=4 if turn else 2,
+    )
     name = f"player_{seat}" + (" (D)" if seat == state.dealer else "")
     d.text((x, y - 30), name, fill=INK, font=font(14), anchor="mm")
     chips = state.chips[seat]
@@ -116,8 +123,13 @@ def render_rgb(state: State) -> np.ndarray:
         _seat(d, state, seat, cx + 295 * math.cos(angle), cy + 195 * math.sin(angle))
     if state.to_move >= 0:
         hand = state.hands[state.to_move]
-        d.text((cx, 478), f"hand of player_{state.to_move} (shown to spectators)", fill=INK,
-               font=font(14), anchor="mm")
+        d.text(
+            (cx, 478),
+            f"hand of player_{state.to_move} (shown to spectators)",
+            fill=INK,
+            font=font(14),
+            anchor="mm",
+        )
         x0 = cx - (len(hand) * 78 - 8) / 2
         for i, k in enumerate(hand):
             _card(d, x0 + 78 * i, 494, 70, 96, LABELS.get(TOKENS[k], TOKENS[k]), size=20)

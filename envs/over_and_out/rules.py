@@ -330,7 +330,9 @@ class State(GameState):
             "tiptop": self.tiptop,
             "direction": self.direction,
             "chips": list(self.chips),
-            "hands": [[TOKENS[k] for k in h] if c else [] for h, c in zip(self.hands, self.chips, strict=True)],
+            "hands": [
+                [TOKENS[k] for k in h] if c else [] for h, c in zip(self.hands, self.chips, strict=True)
+            ],
             "draw_pile": len(self.draw_pile),
             "play_pile": sum(self.play_pile),
             "tiptop_pile": len(self.tiptop_pile),

@@ -20,9 +20,25 @@ if TYPE_CHECKING:
     from envs.over_and_out.rules import State
 
 KEYS = (
-    "game", "config", "chips", "hands", "draw_pile", "play_pile", "tiptop_pile", "tiptop_discards",
-    "tiptop", "total", "direction", "dealer", "round", "plays", "round_plays", "to_move", "out_order",
-    "truncated", "rng",
+    "game",
+    "config",
+    "chips",
+    "hands",
+    "draw_pile",
+    "play_pile",
+    "tiptop_pile",
+    "tiptop_discards",
+    "tiptop",
+    "total",
+    "direction",
+    "dealer",
+    "round",
+    "plays",
+    "round_plays",
+    "to_move",
+    "out_order",
+    "truncated",
+    "rng",
 )
 
 

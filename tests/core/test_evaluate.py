@@ -13,9 +13,7 @@ from envs.core.mcts import MCTSBot, share_values
 from envs.core.registry import GAMES
 
 WITH_EVALUATE = ["octi", "over_and_out", "otto_octopus", "otto_game_over"]
-CASES = [
-    (name, cfg) for name in WITH_EVALUATE for cfg in GAMES[name].game_class().test_configs
-]
+CASES = [(name, cfg) for name in WITH_EVALUATE for cfg in GAMES[name].game_class().test_configs]
 
 
 def _positions(game: Game[Any, Any], seed: int, every: int = 3) -> tuple[list[GameState], GameState]:

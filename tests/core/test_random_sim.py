@@ -128,4 +128,3 @@ def test_env_episode_within_limit_and_returns(game_config: tuple[str, dict[str, 
     final = env.unwrapped.state.returns()
     for seat, a in enumerate(env.possible_agents):
         assert totals[a] == pytest.approx(final[seat]), "paid rewards differ from the engine returns"
-

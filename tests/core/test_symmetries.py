@@ -19,7 +19,10 @@ def test_declared_symmetries_are_permutations_of_the_spaces(game_config: tuple[s
         names.add(sym.name)
         assert sym.obs_index.dtype == np.int64 and sym.action_index.dtype == np.int64
         assert np.array_equal(np.sort(sym.obs_index), np.arange(n_obs)), "a permutation of the observation"
-        assert np.array_equal(np.sort(sym.action_index), np.arange(game.num_actions)), "a permutation of the actions"
+        assert np.array_equal(np.sort(sym.action_index), np.arange(game.num_actions)), (
+            "a permutation of the actions"
+        )
         assert not (
-            np.array_equal(sym.obs_index, np.arange(n_obs)) and np.array_equal(sym.action_index, np.arange(game.num_actions))
+            np.array_equal(sym.obs_index, np.arange(n_obs))
+            and np.array_equal(sym.action_index, np.arange(game.num_actions))
         ), "the identity is implied, not declared"

@@ -58,8 +58,13 @@ def diagram(state: State) -> str:
     return "\n".join(rows)
 
 
-def custom(variant: str = "basic", black: tuple[tuple[str, str], ...] = (),
-           red: tuple[tuple[str, str], ...] = (), to_move: int = 0, **params: Any) -> State:
+def custom(
+    variant: str = "basic",
+    black: tuple[tuple[str, str], ...] = (),
+    red: tuple[tuple[str, str], ...] = (),
+    to_move: int = 0,
+    **params: Any,
+) -> State:
     """A MAIN-phase position: pods given as (square, "N,E" prongs) in id order; the other pods are
     in reserve (X) or captured (basic); each supply is the start supply minus its own prongs."""
     from envs.octi.board import DIR_INDEX
@@ -73,8 +78,10 @@ def custom(variant: str = "basic", black: tuple[tuple[str, str], ...] = (),
         for i, (sq, prongs) in enumerate(pods):
             st.pos[seat * P + i] = st.geo.square(sq)
             st.prongs[seat * P + i] = sum(1 << DIR_INDEX[d] for d in prongs.split(",") if d)
-    st.supply = [st.config.start_supply - sum(bin(m).count("1") for m in st.prongs[s * P:(s + 1) * P])
-                 for s in (0, 1)]
+    st.supply = [
+        st.config.start_supply - sum(bin(m).count("1") for m in st.prongs[s * P : (s + 1) * P])
+        for s in (0, 1)
+    ]
     st.to_move = to_move
     st.rebuild_board()
     st._legal = None

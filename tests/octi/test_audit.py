@@ -64,14 +64,17 @@ def test_repetition_beats_truncation_on_the_same_turn() -> None:
     """§3 END step 5 before step 6 (OCT-52): the third occurrence at turn == max_turns is a
     termination draw, not a truncation."""
     st = new(repetition_draw=True, max_turns=12)
-    play(st, """
+    play(
+        st,
+        """
     1. prong b2 N / prong e6 S
     2. prong b2 S / prong e6 N
     3. step b2 N / step e6 S
     4. step b3 S / step e5 N
     5. step b2 N / step e6 S
     6. step b3 S / step e5 N
-    """)
+    """,
+    )
     assert st.is_terminal() and not st.is_truncated() and st.snapshot()["turn"] == 12
 
 
@@ -128,8 +131,9 @@ def test_capture_to_reserve_only_own_pods_and_not_in_basic() -> None:
     """OCT-51: with the flag, an own pod captured by its owner goes to reserve, an enemy pod to
     the captured pool; basic ignores the flag."""
     for variant, own_to in (("x_fast", RESERVE), ("basic", CAPTURED)):
-        st = custom(variant, black=(("a3", "N"), ("a4", "")), red=(("a6", ""), ("f1", "")),
-                    capture_to_reserve=True)
+        st = custom(
+            variant, black=(("a3", "N"), ("a4", "")), red=(("a6", ""), ("f1", "")), capture_to_reserve=True
+        )
         st.play("jump a3 N", "jump a5 N")
         assert legal(st) == {"capture a4", "spare a4"}
         st.play("capture a4", "capture a6")

@@ -14,8 +14,15 @@ from envs.octi.rules import State
 from tests.octi.helpers import new, play
 
 BAD_PARAMS = [
-    ("variant", "octi_x"), ("variant", 3), ("max_turns", 0), ("max_turns", 2.5), ("max_turns", True),
-    ("allow_reposition", 1), ("edgeless", "yes"), ("capture_to_reserve", None), ("repetition_draw", 0),
+    ("variant", "octi_x"),
+    ("variant", 3),
+    ("max_turns", 0),
+    ("max_turns", 2.5),
+    ("max_turns", True),
+    ("allow_reposition", 1),
+    ("edgeless", "yes"),
+    ("capture_to_reserve", None),
+    ("repetition_draw", 0),
 ]
 
 
@@ -49,9 +56,28 @@ def test_apply_after_end() -> None:
         st.apply(0)
 
 
-@pytest.mark.parametrize("text", ["", "   ", "prong", "prong c2", "prong c2 north", "step z9 N", "jump c2",
-                                  "hello world", "capture", "with", "enter", "prong c2 N extra", "stop now",
-                                  "reposition c2 N", "prong c2.x N", "\x00", "prong c22 N"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "prong",
+        "prong c2",
+        "prong c2 north",
+        "step z9 N",
+        "jump c2",
+        "hello world",
+        "capture",
+        "with",
+        "enter",
+        "prong c2 N extra",
+        "stop now",
+        "reposition c2 N",
+        "prong c2.x N",
+        "\x00",
+        "prong c22 N",
+    ],
+)
 def test_string_to_action_garbage(text: str) -> None:
     with pytest.raises(ValueError):
         new().string_to_action(text)
@@ -70,8 +96,11 @@ def test_string_to_action_normalises() -> None:
 
 
 def _mid_game_dict() -> dict[str, Any]:
-    st = play(new("x_fast"), "1. enter c3 / prong c7 S\n2. prong c3.0 N / step c7 S\n"
-              "3. prong c3.1 N / step c6 S\n4. prong e3 N / step c5 S\n5. jump c3.0 N, with c3")
+    st = play(
+        new("x_fast"),
+        "1. enter c3 / prong c7 S\n2. prong c3.0 N / step c7 S\n"
+        "3. prong c3.1 N / step c6 S\n4. prong e3 N / step c5 S\n5. jump c3.0 N, with c3",
+    )
     d = st.to_dict()
     json.dumps(d)
     assert State.from_dict(d).to_dict() == d
@@ -79,12 +108,31 @@ def _mid_game_dict() -> dict[str, Any]:
 
 
 MUTATIONS = [
-    ("pos", [0] * 3), ("pos", "x"), ("prongs", [999] * 14), ("supply", [100, 100]), ("supply", [-1, 0]),
-    ("phase", "DANCE"), ("to_move", 2), ("turn", -1), ("result", [1.0, 1.0]), ("truncated", "no"),
-    ("history", {"k": 9}), ("rng", {"bit_generator": "Nope"}), ("rng", 5), ("movers", [9]),
-    ("declare_queue", [0]), ("jumped", [[1000]] * 7), ("jumped_order", "c4"), ("capture_queue", [3]),
-    ("config", {"variant": "huge"}), ("config", 7), ("active", 99), ("origin", -7), ("last_jump", 1),
-    ("truncated", True), ("history", {"bogus": 2}),  # a running game is not truncated; no repetition_draw
+    ("pos", [0] * 3),
+    ("pos", "x"),
+    ("prongs", [999] * 14),
+    ("supply", [100, 100]),
+    ("supply", [-1, 0]),
+    ("phase", "DANCE"),
+    ("to_move", 2),
+    ("turn", -1),
+    ("result", [1.0, 1.0]),
+    ("truncated", "no"),
+    ("history", {"k": 9}),
+    ("rng", {"bit_generator": "Nope"}),
+    ("rng", 5),
+    ("movers", [9]),
+    ("declare_queue", [0]),
+    ("jumped", [[1000]] * 7),
+    ("jumped_order", "c4"),
+    ("capture_queue", [3]),
+    ("config", {"variant": "huge"}),
+    ("config", 7),
+    ("active", 99),
+    ("origin", -7),
+    ("last_jump", 1),
+    ("truncated", True),
+    ("history", {"bogus": 2}),  # a running game is not truncated; no repetition_draw
 ]
 
 

@@ -12,10 +12,15 @@ from envs.octi_v0 import env, raw_env
 from tests.octi.helpers import custom, play
 
 
-@pytest.mark.parametrize("params,actions,shape", [
-    ({}, 117, (84, 7, 6)), ({"allow_reposition": True}, 373, (84, 7, 6)),
-    ({"variant": "x_fast"}, 185, (111, 9, 9)), ({"variant": "x_classic", "allow_reposition": True}, 633, (111, 9, 9)),
-])
+@pytest.mark.parametrize(
+    "params,actions,shape",
+    [
+        ({}, 117, (84, 7, 6)),
+        ({"allow_reposition": True}, 373, (84, 7, 6)),
+        ({"variant": "x_fast"}, 185, (111, 9, 9)),
+        ({"variant": "x_classic", "allow_reposition": True}, 633, (111, 9, 9)),
+    ],
+)
 def test_spaces(params: dict[str, object], actions: int, shape: tuple[int, ...]) -> None:
     """§7: Discrete(117) basic / 185 X (373 / 633 with reposition); C x H x W planes."""
     e = raw_env(**params)  # type: ignore[arg-type]
@@ -63,9 +68,11 @@ def test_render_modes() -> None:
 
 def test_render_mid_turn_stack() -> None:
     game = OctiGame(variant="x_fast")
-    st = play(game.new_initial_state(np.random.default_rng(0)),
-              "1. enter c3 / prong c7 S\n2. prong c3.0 N / step c7 S\n3. prong c3.1 N / step c6 S\n"
-              "4. prong e3 N / step c5 S\n5. jump c3.0 N, with c3")
+    st = play(
+        game.new_initial_state(np.random.default_rng(0)),
+        "1. enter c3 / prong c7 S\n2. prong c3.0 N / step c7 S\n3. prong c3.1 N / step c6 S\n"
+        "4. prong e3 N / step c5 S\n5. jump c3.0 N, with c3",
+    )
     assert "B2" not in game.render_ansi(st)  # pod 0 already on c5, pod 3 still on c3
     assert game.render_rgb(st).shape[2] == 3
 

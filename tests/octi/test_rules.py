@@ -31,8 +31,9 @@ def test_x_board_and_bases() -> None:
         assert sorted(st.geo.names[s] for s in st.geo.bases[1]) == ["c7", "e7", "g7"]
 
 
-@pytest.mark.parametrize("variant,on_board,reserve,supply", [
-    ("basic", 4, 0, 12), ("x_fast", 3, 4, 25), ("x_classic", 3, 4, 25)])
+@pytest.mark.parametrize(
+    "variant,on_board,reserve,supply", [("basic", 4, 0, 12), ("x_fast", 3, 4, 25), ("x_classic", 3, 4, 25)]
+)
 def test_setup(variant: str, on_board: int, reserve: int, supply: int) -> None:
     """OCT-03: prongless pods on every own base, the rest in reserve, supply 12 / 25."""
     snap = new(variant).snapshot()
@@ -48,7 +49,8 @@ def test_first_player_and_pod_ids() -> None:
     assert [st.geo.names[s] for s in st.pos] == ["b2", "c2", "d2", "e2", "e6", "d6", "c6", "b6"]
     x = new("x_fast")
     assert [x.geo.names[s] if s >= 0 else "-" for s in x.pos] == (
-        ["c3", "e3", "g3", "-", "-", "-", "-", "g7", "e7", "c7", "-", "-", "-", "-"])
+        ["c3", "e3", "g3", "-", "-", "-", "-", "g7", "e7", "c7", "-", "-", "-", "-"]
+    )
 
 
 def test_absolute_directions_and_egocentric_index() -> None:
@@ -63,9 +65,9 @@ def test_absolute_directions_and_egocentric_index() -> None:
 def test_hard_edge() -> None:
     """OCT-06: step or jump landing off the board is illegal.
 
-        2 B .
-        1 B .      Black b1 (S, W) and b2 (S): nothing may leave the board.
-          a b
+    2 B .
+    1 B .      Black b1 (S, W) and b2 (S): nothing may leave the board.
+      a b
     """
     st = custom(black=(("b1", "S,W"), ("b2", "S")), red=(("e6", "N"),))
     assert "step b1 S" not in legal(st) and "step b1 W" in legal(st)
@@ -156,8 +158,8 @@ def test_series_of_jumps_any_direction() -> None:
 def test_no_square_twice() -> None:
     """OCT-19: a pod may not jump the same square twice in a turn.
 
-        4 . R .
-        3 . . .      Black b3 (E, W): jump c... back over the same square is refused.
+    4 . R .
+    3 . . .      Black b3 (E, W): jump c... back over the same square is refused.
     """
     st = custom(black=(("b4", "E,W"),), red=(("c4", ""), ("a1", "")))
     st.play("jump b4 E")
@@ -175,8 +177,10 @@ def test_jumped_pods_stay_until_end() -> None:
     st = custom(black=(("b3", "E,N"),), red=(("c3", ""), ("c4", ""), ("a1", "")))
     st.play("jump b3 E")  # over c3 to d3; c3 stays and still blocks
     assert "jump d3 W" not in legal(st)
-    st = play(custom(black=(("c3", "N,E"),), red=(("c4", ""), ("d5", ""), ("a1", ""))),
-              "1. jump c3 N, jump c5 E, capture c4")
+    st = play(
+        custom(black=(("c3", "N,E"),), red=(("c4", ""), ("d5", ""), ("a1", ""))),
+        "1. jump c3 N, jump c5 E, capture c4",
+    )
     before = st.snapshot()["captured"]
     assert st.snapshot()["phase"] == "CAPTURE" and "c4" in board(st)  # kept while d5 is decided
     st.play("capture d5")
@@ -207,8 +211,10 @@ def test_prongs_conserved() -> None:
 
 def test_captured_pods_have_no_way_back_in_basic_and_fast() -> None:
     """OCT-27 / OCT-37 / OCT-39: captured pods go to the captured pool; x_fast cannot liberate."""
-    moves = "1. prong e3 N / prong e7 SE\n2. step e3 N / step e7 SE\n3. enter e3 / prong g7 N\n" \
-            "4. prong e3 N / prong g7 NE\n5. jump e3 N, capture e4 / prong c7 N"
+    moves = (
+        "1. prong e3 N / prong e7 SE\n2. step e3 N / step e7 SE\n3. enter e3 / prong g7 N\n"
+        "4. prong e3 N / prong g7 NE\n5. jump e3 N, capture e4 / prong c7 N"
+    )
     st = play(new("x_fast"), moves)
     assert st.snapshot()["captured"] == [1, 0] and st.snapshot()["reserve"] == [3, 4]
     assert not any(s.startswith("liberate") for s in legal(st))
@@ -249,8 +255,10 @@ def test_classic_enter_on_enemy_base() -> None:
 
 def test_capture_to_reserve_flag() -> None:
     """OCT-51: an own pod captured by its owner returns to reserve with the flag (X only)."""
-    moves = "1. prong e3 N / prong e7 SE\n2. step e3 N / step e7 SE\n3. enter e3 / prong g7 N\n" \
-            "4. prong e3 N / prong g7 NE\n5. jump e3 N, capture e4 /"
+    moves = (
+        "1. prong e3 N / prong e7 SE\n2. step e3 N / step e7 SE\n3. enter e3 / prong g7 N\n"
+        "4. prong e3 N / prong g7 NE\n5. jump e3 N, capture e4 /"
+    )
     st = play(new("x_classic", capture_to_reserve=True), moves)
     assert st.snapshot()["captured"] == [0, 0] and st.snapshot()["reserve"] == [4, 4]
     assert st.count(0, RESERVE) == 4 and st.count(0, CAPTURED) == 0
@@ -290,7 +298,8 @@ def test_reposition_flag() -> None:
     st.supply[0] = 0
     st._legal = None
     assert {s for s in legal(st) if s.startswith("reposition")} == {
-        f"reposition c3 N {d}" for d in DIR_NAMES if d != "N"}
+        f"reposition c3 N {d}" for d in DIR_NAMES if d != "N"
+    }
     st.play("reposition c3 N NE")
     assert board(st)["c3"] == [[0, "NE"]] and st.supply[0] == 0
     assert not any(s.startswith("reposition") for s in legal(custom(black=(("c3", "N"),))))

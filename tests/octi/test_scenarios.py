@@ -110,7 +110,10 @@ def test_s04_series_return_to_origin_captures() -> None:
     snap = st.snapshot()
     assert snap["supply"] == [7, 9]
     assert diagram(st).splitlines()[1:6] == [
-        "6 .  +  +  R  R  .", "5 .  .  .  .  .  .", "4 .  R  R  .  .  .", "3 B  B  .  .  .  .",
+        "6 .  +  +  R  R  .",
+        "5 .  .  .  .  .  .",
+        "4 .  R  R  .  .  .",
+        "3 B  B  .  .  .  .",
         "2 .  +  +  B  B  .",
     ]
     assert snap["board"]["a3"] == [[0, "N,E,SW,NW"]]
@@ -132,9 +135,24 @@ def test_s04_series_return_to_origin_captures() -> None:
 def test_s05_no_legal_action_loses() -> None:
     """OCT-S05 (OCT-44, OCT-13, OCT-06): Red blocked with an empty supply loses."""
     black = ["prong b2 S", "prong b2 N"] + ["step b2 S" if i % 2 == 0 else "step b1 N" for i in range(15)]
-    red = ["prong b6 N", "step b6 N", "prong c6 N", "step c6 N", "prong d6 N", "step d6 N", "prong e6 N",
-           "step e6 N", "prong b7 NE", "prong b7 NW", "prong c7 NE", "prong c7 NW", "prong d7 NE",
-           "prong d7 NW", "prong e7 NE", "prong e7 NW"]
+    red = [
+        "prong b6 N",
+        "step b6 N",
+        "prong c6 N",
+        "step c6 N",
+        "prong d6 N",
+        "step d6 N",
+        "prong e6 N",
+        "step e6 N",
+        "prong b7 NE",
+        "prong b7 NW",
+        "prong c7 NE",
+        "prong c7 NW",
+        "prong d7 NE",
+        "prong d7 NW",
+        "prong e7 NE",
+        "prong e7 NW",
+    ]
     st = new()
     for b, r in zip(black[:16], red, strict=True):
         st.play(b, r)
@@ -155,7 +173,8 @@ def test_s06_truncation() -> None:
 
 
 S07_MOVES = "1. prong b2 N / prong e6 S\n2. prong b2 S / prong e6 N\n" + (
-    "3. step b2 N / step e6 S\n4. step b3 S / step e5 N\n" * 2)
+    "3. step b2 N / step e6 S\n4. step b3 S / step e5 N\n" * 2
+)
 
 
 @pytest.mark.parametrize("flag", [True, False])
@@ -274,8 +293,15 @@ def test_s12_liberation_and_enemy_base_entry() -> None:
     st = play(new("x_classic"), S12_MOVES)
     assert not st.is_terminal()
     assert {s for s in legal(st) if not s.startswith("prong")} == {
-        "enter c3", "enter e3", "enter g3", "enter e7", "liberate c3", "liberate g3", "liberate e7",
-        "step e7 N"}
+        "enter c3",
+        "enter e3",
+        "enter g3",
+        "enter e7",
+        "liberate c3",
+        "liberate g3",
+        "liberate e7",
+        "step e7 N",
+    }
     st.play("liberate e7")
     snap = st.snapshot()
     assert snap["board"]["e7"] == [[0, ""], [0, "N"]]

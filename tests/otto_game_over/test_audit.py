@@ -104,8 +104,7 @@ def test_eight_closed_by_a_quantum_leap() -> None:
 def test_infinity_order_and_eligibility() -> None:
     """OGO-45, OGO-46, OGO-47: visits from the creator clockwise; a seat without cards or
     whose team has no marker point is not asked; the joker saves p0's points."""
-    pos = p_eight(tower=["B7"], tables=["G16", "D10", "A4"], to_move=1,
-                  hands=[["joker"], [], ["infinity"]])
+    pos = p_eight(tower=["B7"], tables=["G16", "D10", "A4"], to_move=1, hands=[["joker"], [], ["infinity"]])
     st = make(pos, num_players=3, episode="match")
     assert legal(st) == {"table a1 r0"}
     play(st, "table a1 r0")
@@ -117,8 +116,7 @@ def test_infinity_order_and_eligibility() -> None:
 
 def test_partner_infinity_in_teams() -> None:
     """OGO-45, OGO-57: in 2v2 the creator's partner plays Infinity: the team scores 8 + markers."""
-    pos = p_eight(tower=["B7"], tables=["D10", "G16", "A4", "A4"],
-                  hands=[[], ["infinity"], ["infinity"], []])
+    pos = p_eight(tower=["B7"], tables=["D10", "G16", "A4", "A4"], hands=[[], ["infinity"], ["infinity"], []])
     st = make(pos, num_players=4, teams=True, episode="match")
     play(st, "table a1 r0")
     assert st.current_player() == 1  # an opponent first (clockwise after the creator)
@@ -131,8 +129,7 @@ def test_partner_infinity_in_teams() -> None:
 # ---------------------------------------------------------------------- cards
 def test_kidnapped_joker() -> None:
     """OGO-43, OGO-47: a kidnapped joker is played as any start-of-turn kind, never as infinity."""
-    st = make({"tables": ["A4", "B7"], "tower": ["E12", "F12"],
-               "hands": [["alien-kidnapping"], ["joker"]]})
+    st = make({"tables": ["A4", "B7"], "tower": ["E12", "F12"], "hands": [["alien-kidnapping"], ["joker"]]})
     play(st, "card alien-kidnapping player_1")
     moves = legal(st)
     assert st.phase == 1 and all(m.startswith("card joker as ") for m in moves)
@@ -145,8 +142,14 @@ def test_kidnapped_joker() -> None:
 
 def test_kidnap_chain() -> None:
     """OGO-44: a kidnapped alien-kidnapping chains to another opponent."""
-    st = make({"tables": ["A4", "B7", "C8"], "tower": ["E12", "F12", "G16", "D10"],
-               "hands": [["alien-kidnapping"], ["alien-kidnapping"], ["meteorite"]]}, num_players=3)
+    st = make(
+        {
+            "tables": ["A4", "B7", "C8"],
+            "tower": ["E12", "F12", "G16", "D10"],
+            "hands": [["alien-kidnapping"], ["alien-kidnapping"], ["meteorite"]],
+        },
+        num_players=3,
+    )
     play(st, "card alien-kidnapping player_1")
     assert legal(st) == {"card alien-kidnapping player_2"}
     play(st, "card alien-kidnapping player_2")
@@ -158,17 +161,24 @@ def test_kidnap_chain() -> None:
 
 def test_kidnapped_card_without_target_fails() -> None:
     """OGO-43, OGO-32: a kidnapped Quantum Leap with no movable tile is void; the turn goes on."""
-    st = make({"tables": ["A4", "B7"], "tower": ["E12", "F12"],
-               "hands": [["alien-kidnapping"], ["quantum-leap"]]})
+    st = make(
+        {"tables": ["A4", "B7"], "tower": ["E12", "F12"], "hands": [["alien-kidnapping"], ["quantum-leap"]]}
+    )
     play(st, "card alien-kidnapping player_1")
     assert st.phase == 2 and st.hands == [[], []] and st.removed[5] == 1
 
 
 def test_alien_never_targets_partner() -> None:
     """OGO-42, OGO-35: in 2v2 kidnapping targets opponents only; magnetic inversion any seat."""
-    st = make({"tables": ["A4", "B7", "C8", "G16"], "tower": ["E12"],
-               "hands": [["alien-kidnapping", "magnetic-inversion"], ["time-travel"], ["meteorite"], []]},
-              num_players=4, teams=True)
+    st = make(
+        {
+            "tables": ["A4", "B7", "C8", "G16"],
+            "tower": ["E12"],
+            "hands": [["alien-kidnapping", "magnetic-inversion"], ["time-travel"], ["meteorite"], []],
+        },
+        num_players=4,
+        teams=True,
+    )
     moves = legal(st)
     assert {m for m in moves if "alien" in m} == {"card alien-kidnapping player_1"}
     assert {m for m in moves if "magnetic" in m} == {f"card magnetic-inversion player_{j}" for j in (1, 2, 3)}
@@ -185,8 +195,16 @@ def test_time_travel_after_a_skipped_turn() -> None:
 def test_meteorite_short_tower() -> None:
     """OGO-37, OGO-18: replacements from the card player on; none once the tower is empty;
     with an empty tower the table tile must be placed."""
-    st = make({"tables": ["A4", "B7", "C8"], "tower": ["E12"], "tower_rest": False,
-               "hands": [[], ["meteorite"], []], "to_move": 1}, num_players=3)
+    st = make(
+        {
+            "tables": ["A4", "B7", "C8"],
+            "tower": ["E12"],
+            "tower_rest": False,
+            "hands": [[], ["meteorite"], []],
+            "to_move": 1,
+        },
+        num_players=3,
+    )
     play(st, "card meteorite")
     assert st.tables == [-1, _tile("E12"), -1]
     assert st.phase == 2 and {m.split()[0] for m in legal(st)} == {"table"}
@@ -195,8 +213,9 @@ def test_meteorite_short_tower() -> None:
 
 def test_cards_kept_and_new_card_each_match() -> None:
     """OGO-29, OGO-28, §2.4: unused cards stay; each player draws one more card per match."""
-    pos = p_eight(tower=["B7", "C8", "E12"], hands=[["meteorite"], ["infinity"]],
-                  deck=["time-travel", "quantum-leap"])
+    pos = p_eight(
+        tower=["B7", "C8", "E12"], hands=[["meteorite"], ["infinity"]], deck=["time-travel", "quantum-leap"]
+    )
     st = make(pos)
     play(st, "no card", "table a1 r0")
     assert legal(st) == {"keep infinity"}  # p0 holds a card: asked, so nothing is revealed (OGO-46)
@@ -288,8 +307,12 @@ def test_solo_score_counts_unmarked_shapes() -> None:
     marked.update({f"square@{v}": 0 for v in ("vc1", "vc6", "vd6")})
     marked.update({f"small@{v}": 0 for v in ("va1", "va6", "vf6")})
     marked["small@vf5"] = None  # closed by the extra e4 tile when no marker was spare
-    pos = {"board": {**board(S15_BOARD), "e4": "A4/0"}, "shapes": marked, "tower": ["D10"],
-           "markers": [{"small": 1, "big": 0, "square": 0}]}
+    pos = {
+        "board": {**board(S15_BOARD), "e4": "A4/0"},
+        "shapes": marked,
+        "tower": ["D10"],
+        "markers": [{"small": 1, "big": 0, "square": 0}],
+    }
     st = make(pos, num_players=1)
     assert legal(st) == {"drawn e1 r0", "drawn e1 r3"}
     play(st, "drawn e1 r0")
@@ -311,20 +334,35 @@ def test_first_player_and_no_dark_start_tiles() -> None:
 def test_partner_cards_observed_opponents_hidden() -> None:
     """OGO-27: the partner's cards are in my observation; the opponents' only as counts."""
     game = OttoGameOverGame(num_players=4, teams=True)
-    st = make({"tables": ["A4", "B7", "C8", "G16"], "tower": ["E12"],
-               "hands": [["meteorite"], ["joker"], ["time-travel"], ["infinity"]]},
-              num_players=4, teams=True)
+    st = make(
+        {
+            "tables": ["A4", "B7", "C8", "G16"],
+            "tower": ["E12"],
+            "hands": [["meteorite"], ["joker"], ["time-travel"], ["infinity"]],
+        },
+        num_players=4,
+        teams=True,
+    )
     obs = game.observe(st, 0)
     o = encode.OFFSET["partner_cards"]
-    assert obs[o + 0] == 0.25 and obs[o:o + 9].sum() == 0.25
+    assert obs[o + 0] == 0.25 and obs[o : o + 9].sum() == 0.25
     other = st.clone()
     other.hands = [[4], [7], [0], [8]]  # opponents' cards swapped: same observation for seat 0
     assert (game.observe(other, 0) == obs).all()
 
 
-@pytest.mark.parametrize(("name", "value"), [("target_score", 0), ("max_matches", 0), ("target_score", 2.5),
-                                             ("max_matches", True), ("eight_lobes", "square"),
-                                             ("episode", "solo"), ("num_players", 5)])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("target_score", 0),
+        ("max_matches", 0),
+        ("target_score", 2.5),
+        ("max_matches", True),
+        ("eight_lobes", "square"),
+        ("episode", "solo"),
+        ("num_players", 5),
+    ],
+)
 def test_param_bounds(name: str, value: object) -> None:
     """§6: out-of-range parameters name the parameter."""
     with pytest.raises(ValueError, match=name):

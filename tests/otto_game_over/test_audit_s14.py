@@ -188,8 +188,10 @@ def test_s15_with_the_supply_written_as_the_spec_states_it() -> None:
     assert make({**pos, "markers": [{"small": 0, "big": 1}]}, num_players=1).supply == [[0, 1, 0]]  # as given
     too_many = {**marked, "small@vf2": 0, "small@ve1": 0}  # 5 small circles held by one team of 4 markers
     with pytest.raises(ValueError, match="team 0 owns 5 small shapes but has only 4 small markers"):
-        make({**pos, "board": {**board(S15_BOARD), "e1": "A4/0"}, "shapes": too_many, "markers": [{"big": 0}]},
-             num_players=1)
+        make(
+            {**pos, "board": {**board(S15_BOARD), "e1": "A4/0"}, "shapes": too_many, "markers": [{"big": 0}]},
+            num_players=1,
+        )
     # two teams: each team's kinds default on their own
     st = make({"markers": [{"small": 2}, {}]})
     assert st.supply == [[2, 4, 3], [4, 4, 3]]

@@ -68,8 +68,22 @@ def test_blind_position_has_no_tables() -> None:
         make({"tables": ["B7", "G16"]}, blind=True)
 
 
-@pytest.mark.parametrize("text", ["", "drawn", "drawn a6 r0", "table b3 r4", "card", "card joker",
-                                  "card quantum-leap a1", "keep", "no  cards", 12, None])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "drawn",
+        "drawn a6 r0",
+        "table b3 r4",
+        "card",
+        "card joker",
+        "card quantum-leap a1",
+        "keep",
+        "no  cards",
+        12,
+        None,
+    ],
+)
 def test_string_to_action_garbage(text: Any) -> None:
     st = make({"tables": ["B7", "G16"]})
     with pytest.raises(ValueError):

@@ -105,7 +105,11 @@ def test_quantum_gain_equals_playing_the_move(params: dict[str, object]) -> None
                         scoring += gain > 0
                     checked += 1
             # the heuristic's moves build shapes to take; some random ones vary the games
-            a = bot.act(st, st.current_player(), rng) if rng.random() < 0.8 else legal[rng.integers(len(legal))]
+            a = (
+                bot.act(st, st.current_player(), rng)
+                if rng.random() < 0.8
+                else legal[rng.integers(len(legal))]
+            )
             st.apply(int(a))
     assert checked > 3000 and scoring > 100
 

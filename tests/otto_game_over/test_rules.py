@@ -84,8 +84,13 @@ def test_dark_without_table_tile() -> None:
 
 def test_tower_empty_and_exhaustion() -> None:
     """OGO-18, OGO-48, OGO-49, OGO-50: an empty tower forces the table tile; then no tiles end it."""
-    pos = {"board": {"a1": "A4/0"}, "shapes": {"small@va1": 1}, "tables": ["B7", "DARK"],
-           "tower": [], "tower_rest": False}
+    pos = {
+        "board": {"a1": "A4/0"},
+        "shapes": {"small@va1": 1},
+        "tables": ["B7", "DARK"],
+        "tower": [],
+        "tower_rest": False,
+    }
     e = make_env(episode="match")
     e.reset(seed=0, options={"position": pos})
     st = e.unwrapped.state
@@ -101,9 +106,15 @@ def test_claims_come_before_the_exhaustion_end() -> None:
     to put on it, it scores for nobody."""
     board = {"d3": "Z0/0", "e3": "Z0/0", "e2": "Z0/0", "e1": "A4/0"}
     for small0, want in ((4, [1, 0]), (0, [0, 0])):
-        pos = {"board": board, "tables": [None, None], "tower": [], "tower_rest": False, "to_move": 0,
-               "shapes": {"small@vf1": None},
-               "markers": [{"small": small0, "big": 4, "square": 3}, {"small": 4, "big": 4, "square": 3}]}
+        pos = {
+            "board": board,
+            "tables": [None, None],
+            "tower": [],
+            "tower_rest": False,
+            "to_move": 0,
+            "shapes": {"small@vf1": None},
+            "markers": [{"small": small0, "big": 4, "square": 3}, {"small": 4, "big": 4, "square": 3}],
+        }
         st = make(pos, episode="match")
         assert st.is_terminal() and st.match_scores == want
         assert shapes(st)["small@vf1"] == (0 if small0 else None)
@@ -111,8 +122,12 @@ def test_claims_come_before_the_exhaustion_end() -> None:
 
 def test_marker_shortage_in_vertex_order() -> None:
     """OGO-20: with one small marker for three circles, va1 (rank 1, file a) gets it."""
-    pos = {"board": {"b1": "A4/0", "a2": "A4/0"}, "tables": ["A4", "G16"], "tower": ["A4"],
-           "markers": [{"small": 1}, {"small": 0}]}
+    pos = {
+        "board": {"b1": "A4/0", "a2": "A4/0"},
+        "tables": ["A4", "G16"],
+        "tower": ["A4"],
+        "markers": [{"small": 1}, {"small": 0}],
+    }
     st = make(pos)
     play(st, "drawn a1 r0")
     got = shapes(st)
@@ -121,8 +136,16 @@ def test_marker_shortage_in_vertex_order() -> None:
 
 def test_quantum_leap_opens_unclaimed_shape() -> None:
     """OGO-23: an unclaimed shape whose tile leaves stops existing."""
-    st = make({"board": {"a1": "A4/0"}, "shapes": {"small@va1": None}, "tables": ["B7", "G16"],
-               "tower": ["E12"], "hands": [["quantum-leap"], []], "markers": [{"small": 0}, {"small": 0}]})
+    st = make(
+        {
+            "board": {"a1": "A4/0"},
+            "shapes": {"small@va1": None},
+            "tables": ["B7", "G16"],
+            "tower": ["E12"],
+            "hands": [["quantum-leap"], []],
+            "markers": [{"small": 0}, {"small": 0}],
+        }
+    )
     play(st, "card quantum-leap a1 e5 r0")
     got = shapes(st)
     assert "small@va1" not in got and got["small@vf6"] is None
@@ -150,8 +173,11 @@ def test_solo_eight_does_not_end() -> None:
 def test_partner_sees_cards() -> None:
     """OGO-27, OGO-57: 2v2 shares one marker set per team; the partner's cards are visible."""
     game = OttoGameOverGame(num_players=4, teams=True)
-    st = make({"tables": ["B7", "G16", "A4", "C8"], "hands": [[], ["meteorite"], ["joker"], []]},
-              num_players=4, teams=True)
+    st = make(
+        {"tables": ["B7", "G16", "A4", "C8"], "hands": [[], ["meteorite"], ["joker"], []]},
+        num_players=4,
+        teams=True,
+    )
     assert st.n_teams == 2 and len(st.supply) == 2
     obs = game.observe(st, 0)
     o = encode.OFFSET["partner_cards"]
@@ -201,8 +227,14 @@ def _tiebreak_position(tower: list[str], p0_shape: bool = True) -> dict[str, obj
     sh = {"small@va6": 1}
     if p0_shape:
         sh["small@vf1"] = 0
-    return {"board": board(S14_BOARD), "shapes": sh, "tiebreak": True, "totals": [24, 24],
-            "tower": tower, "tower_rest": False}
+    return {
+        "board": board(S14_BOARD),
+        "shapes": sh,
+        "tiebreak": True,
+        "totals": [24, 24],
+        "tower": tower,
+        "tower_rest": False,
+    }
 
 
 def test_tiebreak_eight_wins() -> None:

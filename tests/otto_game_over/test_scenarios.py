@@ -26,7 +26,9 @@ def test_s1_tile_values() -> None:
 def test_s2_opening() -> None:
     """S2, OGO-01, OGO-02: only b3, c2, c4, d3 next to the centre, every orientation."""
     st = make({"tables": ["B7", "G16"], "tower": ["D10"]})
-    expected = {f"{t} {sq} r{k}" for t in ("drawn", "table") for sq in ("b3", "c2", "c4", "d3") for k in range(4)}
+    expected = {
+        f"{t} {sq} r{k}" for t in ("drawn", "table") for sq in ("b3", "c2", "c4", "d3") for k in range(4)
+    }
     assert legal(st) == expected and len(expected) == 32
     assert "drawn a1 r0" not in legal(st)
 
@@ -35,7 +37,12 @@ def test_s3_square_and_circle_score_six() -> None:
     """S3, OGO-08, OGO-11, OGO-19: one tile closes square@ve4 + big@ve4 = 6 points."""
     st = make(S3_POS)
     assert legal(st) == {
-        "drawn e2 r0", "drawn e2 r2", "drawn e4 r0", "drawn e4 r2", "table e2 r2", "table e4 r0",
+        "drawn e2 r0",
+        "drawn e2 r2",
+        "drawn e4 r0",
+        "drawn e4 r2",
+        "table e2 r2",
+        "table e4 r0",
     }
     play(st, "drawn e4 r0")
     assert shapes(st) == {"big@ve4": 0, "square@ve4": 0}
@@ -172,16 +179,34 @@ def test_s11_quantum_leap() -> None:
     moves = legal(st)
     assert len(moves) == 469
     assert {m.split()[2] for m in moves if m.startswith("card")} == {
-        "b1", "b5", "c1", "c2", "c4", "c5", "d3", "e2", "e3",
+        "b1",
+        "b5",
+        "c1",
+        "c2",
+        "c4",
+        "c5",
+        "d3",
+        "e2",
+        "e3",
     }
     for bad in ("card quantum-leap a5 b4 r0", "card quantum-leap c3 b4 r0", "card quantum-leap b1 b1 r1"):
         assert bad not in moves
     play(st, "card quantum-leap b1 e5 r0")
     assert points(st)[0] == 2 and st.supply[0][0] == 2
     assert legal(st) == {
-        "drawn d1 r1", "drawn a4 r3", "drawn e4 r0", "drawn d5 r0", "drawn d5 r1",
-        "table d1 r1", "table d1 r2", "table a4 r0", "table a4 r3", "table e4 r0", "table e4 r1",
-        "table d5 r0", "table d5 r1",
+        "drawn d1 r1",
+        "drawn a4 r3",
+        "drawn e4 r0",
+        "drawn d5 r0",
+        "drawn d5 r1",
+        "table d1 r1",
+        "table d1 r2",
+        "table a4 r0",
+        "table a4 r3",
+        "table e4 r0",
+        "table e4 r1",
+        "table d5 r0",
+        "table d5 r1",
     }
 
 
@@ -211,8 +236,15 @@ def test_s12_alien_kidnapping() -> None:
 def _s13(card: str, seat: int) -> list[str]:
     hands: list[list[str]] = [[], [], []]
     hands[seat] = [card]
-    st = make({"tables": ["A4", "B7", "C8"], "tower": ["E12", "F12", "G16", "D10", "Z0", "A4"],
-               "hands": hands, "to_move": seat}, num_players=3)
+    st = make(
+        {
+            "tables": ["A4", "B7", "C8"],
+            "tower": ["E12", "F12", "G16", "D10", "Z0", "A4"],
+            "hands": hands,
+            "to_move": seat,
+        },
+        num_players=3,
+    )
     play(st, f"card {card}")
     return [DESIGN_IDS[t] for t in st.tables] + [DESIGN_IDS[st.drawn]]
 

@@ -67,9 +67,16 @@ def test_observation_stays_in_its_box_with_an_oversized_pile() -> None:
     from envs.otto_octopus.encode import V_PILE
 
     e = env()
-    e.reset(seed=0, options={"position": {"placements": ["straight d6"],
-                                          "hands": [["bubbles"] * 3, ["bubbles"] * 3],
-                                          "pile": ["bubbles"] * 61}})
+    e.reset(
+        seed=0,
+        options={
+            "position": {
+                "placements": ["straight d6"],
+                "hands": [["bubbles"] * 3, ["bubbles"] * 3],
+                "pile": ["bubbles"] * 61,
+            }
+        },
+    )
     obs = e.observe(e.agent_selection)
     assert obs["observation"][V_PILE] == 1.0
     assert e.observation_space(e.agent_selection).contains(obs)

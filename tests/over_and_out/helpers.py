@@ -11,8 +11,9 @@ from envs.over_and_out.rules import State
 from envs.over_and_out_v0 import env
 
 
-def table(deck_top: list[str] | None = None, tiptop_top: list[int] | None = None, seed: int = 0,
-          **params: Any) -> Any:
+def table(
+    deck_top: list[str] | None = None, tiptop_top: list[int] | None = None, seed: int = 0, **params: Any
+) -> Any:
     """A reset ``env()`` with the spec §6 reset options."""
     e = env(**params)
     options: dict[str, Any] = {}
@@ -43,8 +44,13 @@ def snap(e: Any) -> dict[str, Any]:
     return e.unwrapped.snapshot()  # type: ignore[no-any-return]
 
 
-def engine(deck_top: list[str] | None = None, tiptop_top: list[int] | None = None, seed: int = 0,
-           total: int | None = None, **params: Any) -> State:
+def engine(
+    deck_top: list[str] | None = None,
+    tiptop_top: list[int] | None = None,
+    seed: int = 0,
+    total: int | None = None,
+    **params: Any,
+) -> State:
     """An engine state with a stacked first deal and optionally a forced total T."""
     game = OverAndOutGame(**params)
     options = {"deck_top": deck_top or [], "tiptop_top": tiptop_top or []}

@@ -66,9 +66,20 @@ def test_to_dict_round_trip() -> None:
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("chips", [4, 4, 4]), ("total", 70), ("direction", 0), ("to_move", 7), ("tiptop", 23),
-     ("tiptop_pile", [22, 22]), ("draw_pile", ["0"]), ("hands", "x"), ("out_order", [0]),
-     ("truncated", True), ("rng", {"bit_generator": "nope"}), ("config", {"num_players": 9})],
+    [
+        ("chips", [4, 4, 4]),
+        ("total", 70),
+        ("direction", 0),
+        ("to_move", 7),
+        ("tiptop", 23),
+        ("tiptop_pile", [22, 22]),
+        ("draw_pile", ["0"]),
+        ("hands", "x"),
+        ("out_order", [0]),
+        ("truncated", True),
+        ("rng", {"bit_generator": "nope"}),
+        ("config", {"num_players": 9}),
+    ],
 )
 def test_from_dict_rejects(key: str, value: object) -> None:
     d = _midgame().to_dict()
@@ -90,12 +101,19 @@ def test_notation() -> None:
 
 @pytest.mark.parametrize(
     ("params", "name"),
-    [({"num_players": 1}, "num_players"), ({"deck_counts": {"7": 3}}, "deck_counts"),
-     ({"deck_counts": {"0": -1}}, "deck_counts"), ({"deck_counts": {"0": 3}}, "deck_counts"),
-     ({"deck_counts": [1]}, "deck_counts"), ({"minus10_rule": "x"}, "minus10_rule"),
-     ({"reward_mode": "x"}, "reward_mode"), ({"max_plays": 0}, "max_plays"),
-     ({"first_dealer": 4}, "first_dealer"), ({"starting_chips": 5}, "starting_chips"),
-     ({"starting_chips": True}, "starting_chips")],
+    [
+        ({"num_players": 1}, "num_players"),
+        ({"deck_counts": {"7": 3}}, "deck_counts"),
+        ({"deck_counts": {"0": -1}}, "deck_counts"),
+        ({"deck_counts": {"0": 3}}, "deck_counts"),
+        ({"deck_counts": [1]}, "deck_counts"),
+        ({"minus10_rule": "x"}, "minus10_rule"),
+        ({"reward_mode": "x"}, "reward_mode"),
+        ({"max_plays": 0}, "max_plays"),
+        ({"first_dealer": 4}, "first_dealer"),
+        ({"starting_chips": 5}, "starting_chips"),
+        ({"starting_chips": True}, "starting_chips"),
+    ],
 )
 def test_bad_parameters(params: dict[str, object], name: str) -> None:
     with pytest.raises(ValueError, match=name):
@@ -104,8 +122,16 @@ def test_bad_parameters(params: dict[str, object], name: str) -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"deck_top": ["6"]}, {"deck_top": "5"}, {"deck_top": ["x2"] * 5}, {"tiptop_top": [23]},
-     {"tiptop_top": [22, 22]}, {"tiptop_top": ["22"]}, {"shuffle": False}, ["deck_top"]],
+    [
+        {"deck_top": ["6"]},
+        {"deck_top": "5"},
+        {"deck_top": ["x2"] * 5},
+        {"tiptop_top": [23]},
+        {"tiptop_top": [22, 22]},
+        {"tiptop_top": ["22"]},
+        {"shuffle": False},
+        ["deck_top"],
+    ],
 )
 def test_bad_reset_options(options: object) -> None:
     e = env(num_players=2)

@@ -17,8 +17,20 @@ from envs.over_and_out.game import OverAndOutGame
 from envs.over_and_out_v0 import env
 from tests.over_and_out.helpers import engine, legal, legal_strings, play, snap, table
 
-SNAPSHOT_KEYS = ["to_move", "round", "dealer", "total", "tiptop", "direction", "chips", "hands",
-                 "draw_pile", "play_pile", "tiptop_pile", "plays"]
+SNAPSHOT_KEYS = [
+    "to_move",
+    "round",
+    "dealer",
+    "total",
+    "tiptop",
+    "direction",
+    "chips",
+    "hands",
+    "draw_pile",
+    "play_pile",
+    "tiptop_pile",
+    "plays",
+]
 
 
 def _placements(n: int) -> list[float]:
@@ -36,7 +48,7 @@ def test_deck_top_block_dealing_order(n: int, dealer: int) -> None:
     e = table(deck_top, [55], num_players=n, first_dealer=dealer)
     s = snap(e)
     for block, seat in enumerate(order):
-        expect = sorted(deck_top[4 * block: 4 * block + 4], key=kinds.index)
+        expect = sorted(deck_top[4 * block : 4 * block + 4], key=kinds.index)
         assert s["hands"][seat] == expect
     assert s["to_move"] == order[0] and s["tiptop"] == 55 and s["dealer"] == dealer
     assert s["draw_pile"] == 72 - 4 * n and s["tiptop_pile"] == 4
@@ -51,7 +63,7 @@ def test_deck_top_with_starting_chips_and_random_dealer() -> None:
         s = snap(e)
         order = [(s["dealer"] + i) % 3 for i in range(1, 4)]
         for block, seat in enumerate(order):
-            assert s["hands"][seat] == sorted(deck_top[2 * block: 2 * block + 2])
+            assert s["hands"][seat] == sorted(deck_top[2 * block : 2 * block + 2])
 
 
 def test_tiptop_top_order_and_round_one_only() -> None:
@@ -84,7 +96,9 @@ def test_deck_top_unavailable_cards() -> None:
 )
 def test_x2_bounds(total: int, limit: int, x2_legal: bool) -> None:
     """OAO-20: x2 is playable iff 2T <= L; at T = 0 it is legal and changes nothing."""
-    state = engine(["x2", "0", "0", "0", "0", "0", "0", "0"], [limit], total=total, num_players=2, first_dealer=1)
+    state = engine(
+        ["x2", "0", "0", "0", "0", "0", "0", "0"], [limit], total=total, num_players=2, first_dealer=1
+    )
     assert ("play x2" in legal_strings(state)) == x2_legal
     if x2_legal:
         state.apply(6)
@@ -94,14 +108,17 @@ def test_x2_bounds(total: int, limit: int, x2_legal: bool) -> None:
 @pytest.mark.parametrize("limit", TIPTOP_VALUES)
 def test_top_out_at_the_limit(limit: int) -> None:
     """OAO-23: top-out is playable also when T = L (T stays L); play passes on."""
-    state = engine(["top-out", "5", "5", "5", "0", "0", "0", "0"], [limit], total=limit,
-                   num_players=2, first_dealer=1)
+    state = engine(
+        ["top-out", "5", "5", "5", "0", "0", "0", "0"], [limit], total=limit, num_players=2, first_dealer=1
+    )
     assert legal_strings(state) == {"play top-out"}
     state.apply(9)
     assert (state.total, state.current_player(), state.round) == (limit, 1, 1)
 
 
-@pytest.mark.parametrize(("n", "total", "legal_"), [(5, 17, True), (5, 18, False), (1, 21, True), (1, 22, False)])
+@pytest.mark.parametrize(
+    ("n", "total", "legal_"), [(5, 17, True), (5, 18, False), (1, 21, True), (1, 22, False)]
+)
 def test_number_cards_up_to_the_limit(n: int, total: int, legal_: bool) -> None:
     """OAO-13, OAO-19: a number card is playable iff T + n <= L (T = L allowed)."""
     state = engine([str(n)] * 4 + ["0"] * 4, [22], total=total, num_players=2, first_dealer=1)
@@ -110,15 +127,27 @@ def test_number_cards_up_to_the_limit(n: int, total: int, legal_: bool) -> None:
 
 @pytest.mark.parametrize(
     ("rule", "total", "legal_", "after"),
-    [("require_10", 9, False, None), ("require_10", 10, True, 0), ("require_10", 22, True, 12),
-     ("lose_below_zero", 9, True, "lost"), ("lose_below_zero", 0, True, "lost"),
-     ("lose_below_zero", 10, True, 0), ("lose_below_zero", 15, True, 5)],
+    [
+        ("require_10", 9, False, None),
+        ("require_10", 10, True, 0),
+        ("require_10", 22, True, 12),
+        ("lose_below_zero", 9, True, "lost"),
+        ("lose_below_zero", 0, True, "lost"),
+        ("lose_below_zero", 10, True, 0),
+        ("lose_below_zero", 15, True, 5),
+    ],
 )
 def test_minus_ten_variants(rule: str, total: int, legal_: bool, after: int | str | None) -> None:
     """OAO-21, OAO-42: -10 needs T >= 10 by default; under lose_below_zero it is always
     playable and loses the round below 10 (no draw); at T >= 10 it subtracts 10 in both."""
-    state = engine(["-10", "5", "5", "5", "0", "0", "0", "0"], [22], total=total, num_players=2,
-                   first_dealer=1, minus10_rule=rule)
+    state = engine(
+        ["-10", "5", "5", "5", "0", "0", "0", "0"],
+        [22],
+        total=total,
+        num_players=2,
+        first_dealer=1,
+        minus10_rule=rule,
+    )
     assert ("play -10" in legal_strings(state)) == legal_
     if not legal_:
         return
@@ -133,8 +162,14 @@ def test_minus_ten_variants(rule: str, total: int, legal_: bool, after: int | st
 def test_minus_ten_lose_below_zero_is_never_a_bust() -> None:
     """OAO-15, OAO-42, §7: under lose_below_zero a -10 in hand is playable, so bust is not legal
     even when every other card would exceed L."""
-    state = engine(["-10", "5", "5", "5", "0", "0", "0", "0"], [22], total=3, num_players=2,
-                   first_dealer=1, minus10_rule="lose_below_zero")
+    state = engine(
+        ["-10", "5", "5", "5", "0", "0", "0", "0"],
+        [22],
+        total=3,
+        num_players=2,
+        first_dealer=1,
+        minus10_rule="lose_below_zero",
+    )
     state.total = 20
     state._bits = -1
     assert legal_strings(state) == {"play -10"}
@@ -145,8 +180,13 @@ def test_topsy_turvy_equal_total_after_exhaustion() -> None:
     """OAO-28, OAO-29: after exhaustion the old L is not reshuffled; a new L equal to T is safe,
     a lower one loses without a draw."""
     deck_top = ["topsy-turvy"] * 4 + ["0"] * 4 + ["topsy-turvy"] * 4 + ["0"] * 4
-    state = engine(deck_top, [22, 33, 44, 55, 66], num_players=2, first_dealer=1,
-                   deck_counts={"0": 20, "topsy-turvy": 20})
+    state = engine(
+        deck_top,
+        [22, 33, 44, 55, 66],
+        num_players=2,
+        first_dealer=1,
+        deck_counts={"0": 20, "topsy-turvy": 20},
+    )
     for _ in range(4):
         state.apply(10)
         state.apply(0)
@@ -166,8 +206,12 @@ def test_topsy_turvy_equal_total_after_exhaustion() -> None:
 def test_topsy_turvy_exhaustion_cycles() -> None:
     """OAO-29, OAO-44: pile sizes cycle 4,3,2,1,0,3,2,1,0,3...; L never repeats at once; the
     pile, the discards and L always make the 5 Tip Top cards."""
-    state = engine(["topsy-turvy"] * 4 + ["0"] * 4, num_players=2, first_dealer=1,
-                   deck_counts={"0": 30, "topsy-turvy": 30})
+    state = engine(
+        ["topsy-turvy"] * 4 + ["0"] * 4,
+        num_players=2,
+        first_dealer=1,
+        deck_counts={"0": 30, "topsy-turvy": 30},
+    )
     sizes = []
     for _ in range(30):
         if state.current_player() == 0 and "play topsy-turvy" in legal_strings(state):
@@ -183,8 +227,9 @@ def test_topsy_turvy_exhaustion_cycles() -> None:
 
 def test_topsy_turvy_above_total_when_t_zero() -> None:
     """OAO-24, OAO-28: at T = 0 no new L can be lower: always safe, T unchanged, a card drawn."""
-    state = engine(["topsy-turvy", "0", "0", "0", "1", "1", "1", "1", "2"], [66, 22], num_players=2,
-                   first_dealer=1)
+    state = engine(
+        ["topsy-turvy", "0", "0", "0", "1", "1", "1", "1", "2"], [66, 22], num_players=2, first_dealer=1
+    )
     state.apply(10)
     assert (state.tiptop, state.total, state.round, state.hands[0]) == (22, 0, 1, [0, 0, 0, 2])
 
@@ -221,8 +266,12 @@ def test_spin_out_three_active_skips_eliminated() -> None:
 def test_double_spin_out_and_new_round_direction() -> None:
     """OAO-22, OAO-26, OAO-37: a second spin-out restores clockwise; a new round starts
     clockwise even if the last one ended counter-clockwise."""
-    state = engine(["spin-out", "5", "5", "5", "spin-out", "0", "0", "0", "top-out", "0", "0", "0",
-                    "5", "5", "5"], [22], num_players=3, first_dealer=2)
+    state = engine(
+        ["spin-out", "5", "5", "5", "spin-out", "0", "0", "0", "top-out", "0", "0", "0", "5", "5", "5"],
+        [22],
+        num_players=3,
+        first_dealer=2,
+    )
     state.apply(8)  # p0: ccw -> p2
     assert state.current_player() == 2
     state.apply(9)  # p2 top-out: T 22 -> p1
@@ -231,8 +280,12 @@ def test_double_spin_out_and_new_round_direction() -> None:
     assert (state.direction, state.current_player()) == (1, 2)
     state.apply(0)  # p2 -> p0
     assert state.current_player() == 0
-    state2 = engine(["spin-out", "5", "5", "5", "top-out", "0", "0", "0", "4", "4", "4", "4", "5", "0", "5"],
-                    [22], num_players=3, first_dealer=2)
+    state2 = engine(
+        ["spin-out", "5", "5", "5", "top-out", "0", "0", "0", "4", "4", "4", "4", "5", "0", "5"],
+        [22],
+        num_players=3,
+        first_dealer=2,
+    )
     state2.apply(8)  # p0 -> p2 (ccw)
     state2.apply(4)  # p2 plays 4 -> p1
     state2.apply(9)  # p1 top-out -> p0
@@ -245,8 +298,9 @@ def test_double_spin_out_and_new_round_direction() -> None:
 def test_reshuffle_minimal_deck_draws_the_card_just_played() -> None:
     """OAO-32: with a deck exactly as large as the deal, every draw reshuffles the play pile,
     which holds only the card just played: the player draws it back."""
-    state = engine(["1", "1", "1", "1", "0", "0", "0", "0"], num_players=2, first_dealer=1,
-                   deck_counts={"1": 4, "0": 4})
+    state = engine(
+        ["1", "1", "1", "1", "0", "0", "0", "0"], num_players=2, first_dealer=1, deck_counts={"1": 4, "0": 4}
+    )
     assert state.draw_pile == []
     state.apply(1)
     assert (state.hands[0], state.total, state.draw_pile, sum(state.play_pile)) == ([1, 1, 1, 1], 1, [], 0)
@@ -335,7 +389,9 @@ def test_placement_rewards_every_n(n: int) -> None:
 @pytest.mark.parametrize("n", [3, 5, 8])
 def test_winner_only_rewards(n: int) -> None:
     """§5 winner_only: every eliminated player -1, the winner +1."""
-    e, per_step, _ = _random_game({"num_players": n, "starting_chips": 1, "reward_mode": "winner_only"}, seed=n)
+    e, per_step, _ = _random_game(
+        {"num_players": n, "starting_chips": 1, "reward_mode": "winner_only"}, seed=n
+    )
     totals: dict[str, float] = {}
     for rewards in per_step:
         for a, r in rewards.items():
@@ -351,8 +407,9 @@ def test_truncation_averages(n: int, mode: str) -> None:
     seen_m = set()
     for seed in range(12):
         for max_plays in (3, 9, 20):
-            state = OverAndOutGame(num_players=n, starting_chips=1, max_plays=max_plays,
-                                   reward_mode=mode).new_initial_state(np.random.default_rng(seed))
+            state = OverAndOutGame(
+                num_players=n, starting_chips=1, max_plays=max_plays, reward_mode=mode
+            ).new_initial_state(np.random.default_rng(seed))
             rng = np.random.default_rng(seed)
             while not state.is_terminal():
                 acts = state.legal_actions()
@@ -376,8 +433,9 @@ def test_truncation_averages(n: int, mode: str) -> None:
 def test_truncation_by_bust_deals_next_round_first() -> None:
     """§3, §5: a bust that is the max_plays-th play ends its round (chip lost, next round dealt),
     then the game is truncated: rewards 0 for all when nobody is out."""
-    e = table(["5", "5", "5", "5", "top-out", "0", "0", "0", "5"], [22], num_players=2, first_dealer=1,
-              max_plays=3)
+    e = table(
+        ["5", "5", "5", "5", "top-out", "0", "0", "0", "5"], [22], num_players=2, first_dealer=1, max_plays=3
+    )
     play(e, "play 5")
     play(e, "play top-out")
     play(e, "bust")
@@ -447,8 +505,15 @@ def test_snapshot_to_move_during_dead_step() -> None:
 
 @pytest.mark.parametrize(
     ("text", "index"),
-    [("play 0", 0), (" PLAY   5 ", 5), ("Play X2", 6), ("play -10", 7), ("play   Spin-Out", 8),
-     ("PLAY TOP-OUT", 9), ("play topsy-turvy", 10)],
+    [
+        ("play 0", 0),
+        (" PLAY   5 ", 5),
+        ("Play X2", 6),
+        ("play -10", 7),
+        ("play   Spin-Out", 8),
+        ("PLAY TOP-OUT", 9),
+        ("play topsy-turvy", 10),
+    ],
 )
 def test_string_to_action_canonical(text: str, index: int) -> None:
     """§8: case-insensitive, whitespace-tolerant reading of every card token."""
@@ -479,15 +544,17 @@ def test_notation_errors() -> None:
 
 @pytest.mark.parametrize(
     ("params", "words"),
-    [({"num_players": 9}, ["num_players", "2", "8"]),
-     ({"starting_chips": 0}, ["starting_chips", "1", "4"]),
-     ({"minus10_rule": "always"}, ["minus10_rule", "require_10", "lose_below_zero"]),
-     ({"reward_mode": "rank"}, ["reward_mode", "placement", "winner_only"]),
-     ({"first_dealer": -1}, ["first_dealer", "None"]),
-     ({"deck_counts": {"six": 4}}, ["deck_counts", "six"]),
-     ({"num_players": 8, "deck_counts": {"0": 31}}, ["deck_counts", "32"]),
-     ({"max_plays": 0}, ["max_plays"]),
-     ({"colour": 1}, ["colour"])],
+    [
+        ({"num_players": 9}, ["num_players", "2", "8"]),
+        ({"starting_chips": 0}, ["starting_chips", "1", "4"]),
+        ({"minus10_rule": "always"}, ["minus10_rule", "require_10", "lose_below_zero"]),
+        ({"reward_mode": "rank"}, ["reward_mode", "placement", "winner_only"]),
+        ({"first_dealer": -1}, ["first_dealer", "None"]),
+        ({"deck_counts": {"six": 4}}, ["deck_counts", "six"]),
+        ({"num_players": 8, "deck_counts": {"0": 31}}, ["deck_counts", "32"]),
+        ({"max_plays": 0}, ["max_plays"]),
+        ({"colour": 1}, ["colour"]),
+    ],
 )
 def test_bad_parameter_messages(params: dict[str, Any], words: list[str]) -> None:
     """§6: a bad parameter raises ValueError naming it and the allowed values."""
@@ -554,14 +621,24 @@ def _spec_legal(hand: list[int], total: int, limit: int, lose_below_zero: bool) 
     """§4.4 and §7 written out independently of the engine's tables."""
     ok = set()
     for k in set(hand):
-        if (k <= 5 and total + k <= limit) or (k == 6 and 2 * total <= limit) \
-                or (k == 7 and (lose_below_zero or total >= 10)) or k in (8, 9, 10):
+        if (
+            (k <= 5 and total + k <= limit)
+            or (k == 6 and 2 * total <= limit)
+            or (k == 7 and (lose_below_zero or total >= 10))
+            or k in (8, 9, 10)
+        ):
             ok.add(k)
     return ok or {11}
 
 
-@pytest.mark.parametrize("params", [{"num_players": 3}, {"num_players": 5, "minus10_rule": "lose_below_zero"},
-                                    {"num_players": 8, "starting_chips": 2}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"num_players": 3},
+        {"num_players": 5, "minus10_rule": "lose_below_zero"},
+        {"num_players": 8, "starting_chips": 2},
+    ],
+)
 def test_random_play_against_spec(params: dict[str, Any]) -> None:
     """OAO-04, OAO-12, OAO-15, OAO-18..OAO-28, OAO-33..OAO-36, OAO-42: in random games the legal
     set, T after each play, the next player and the round-end bookkeeping follow the spec."""

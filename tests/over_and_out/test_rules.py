@@ -154,8 +154,14 @@ def test_topsy_turvy_loses_below_total() -> None:
 def test_tiptop_reshuffle_never_repeats() -> None:
     """OAO-29: with an empty Tip Top pile the turned-up cards (not the current L) are reshuffled."""
     for seed in range(20):
-        state = engine(["topsy-turvy"] * 4, [22, 33, 44, 55, 66], seed=seed, num_players=2, first_dealer=1,
-                       deck_counts={"topsy-turvy": 8, "0": 8})
+        state = engine(
+            ["topsy-turvy"] * 4,
+            [22, 33, 44, 55, 66],
+            seed=seed,
+            num_players=2,
+            first_dealer=1,
+            deck_counts={"topsy-turvy": 8, "0": 8},
+        )
         state.tiptop_discards, state.tiptop_pile, state.tiptop = [22, 33, 44, 55], [], 66
         state.apply(10)
         assert state.tiptop != 66 and state.tiptop_discards == [66] and len(state.tiptop_pile) == 3
@@ -187,8 +193,12 @@ def test_reshuffle_play_pile() -> None:
 
 def test_next_round() -> None:
     """OAO-33 .. OAO-37: the loser loses a chip; nothing carries over; dealer rotates."""
-    state = engine(["5", "5", "5", "5", "top-out", "0", "0", "0", "0", "0", "0", "0", "5"], [22],
-                   num_players=3, first_dealer=2)
+    state = engine(
+        ["5", "5", "5", "5", "top-out", "0", "0", "0", "0", "0", "0", "0", "5"],
+        [22],
+        num_players=3,
+        first_dealer=2,
+    )
     state.apply(5)
     state.apply(9)  # top-out: T 22
     state.apply(0)
@@ -212,7 +222,8 @@ def test_elimination_and_winner() -> None:
 def test_endless_round_truncates() -> None:
     """OAO-39: a deck of only 0 cards never ends a round; max_plays truncates."""
     state = OverAndOutGame(num_players=3, deck_counts={"0": 20}, max_plays=50).new_initial_state(
-        np.random.default_rng(0))
+        np.random.default_rng(0)
+    )
     while not state.is_terminal():
         state.apply(0)
     assert state.is_truncated() and state.plays == 50 and list(state.returns()) == [0, 0, 0]

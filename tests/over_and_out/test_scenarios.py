@@ -11,8 +11,12 @@ P0, P1, P2, P3 = "player_0", "player_1", "player_2", "player_3"
 
 def test_s01_legality_and_flow() -> None:
     """OAO-S01 (OAO-07, OAO-11, OAO-12, OAO-14, OAO-18..OAO-21, OAO-23)."""
-    e = table(["5", "x2", "-10", "1", "x2", "3", "0", "top-out", "4", "2", "0", "5", "3", "1"], [22],
-              num_players=2, first_dealer=1)
+    e = table(
+        ["5", "x2", "-10", "1", "x2", "3", "0", "top-out", "4", "2", "0", "5", "3", "1"],
+        [22],
+        num_players=2,
+        first_dealer=1,
+    )
     s = snap(e)
     assert s["hands"] == [["1", "5", "x2", "-10"], ["0", "3", "x2", "top-out"]]
     assert (s["to_move"], s["tiptop"], s["total"], s["draw_pile"]) == (0, 22, 0, 64)
@@ -58,8 +62,9 @@ def test_s02_forced_bust_next_round() -> None:
 
 def test_s03_topsy_turvy_below_total() -> None:
     """OAO-S03 (OAO-16, OAO-24, OAO-28)."""
-    e = table(["top-out", "0", "0", "0", "topsy-turvy", "0", "0", "0", "1"], [33, 22],
-              num_players=2, first_dealer=1)
+    e = table(
+        ["top-out", "0", "0", "0", "topsy-turvy", "0", "0", "0", "1"], [33, 22], num_players=2, first_dealer=1
+    )
     play(e, "play top-out")
     assert snap(e)["total"] == 33 == snap(e)["tiptop"]
     assert legal(e) == {"play 0", "play topsy-turvy"}
@@ -71,8 +76,12 @@ def test_s03_topsy_turvy_below_total() -> None:
 
 def test_s04_topsy_turvy_equal_total() -> None:
     """OAO-S04 (OAO-24, OAO-27, OAO-28: a new L equal to T is safe)."""
-    e = table(["5", "x2", "topsy-turvy", "0", "5", "2", "0", "0", "1", "1", "1", "1"], [44, 22, 55],
-              num_players=2, first_dealer=1)
+    e = table(
+        ["5", "x2", "topsy-turvy", "0", "5", "2", "0", "0", "1", "1", "1", "1"],
+        [44, 22, 55],
+        num_players=2,
+        first_dealer=1,
+    )
     for action in ("play 5", "play 5", "play x2", "play 2"):
         play(e, action)
     assert snap(e)["total"] == 22 and snap(e)["tiptop"] == 44
@@ -87,8 +96,12 @@ def test_s04_topsy_turvy_equal_total() -> None:
 
 def test_s05_spin_out_three_players() -> None:
     """OAO-S05 (OAO-22, OAO-26)."""
-    e = table(["spin-out", "1", "1", "1", "2", "2", "2", "2", "3", "3", "3", "3", "0", "0", "0", "0"], [22],
-              num_players=3, first_dealer=2)
+    e = table(
+        ["spin-out", "1", "1", "1", "2", "2", "2", "2", "3", "3", "3", "3", "0", "0", "0", "0"],
+        [22],
+        num_players=3,
+        first_dealer=2,
+    )
     assert snap(e)["to_move"] == 0
     play(e, "play spin-out")
     assert (snap(e)["direction"], snap(e)["to_move"]) == (-1, 2)
@@ -130,8 +143,14 @@ def test_s07_reshuffle_and_truncation() -> None:
 @pytest.mark.parametrize("mode", ["placement", "winner_only"])
 def test_s08_elimination_and_placement(mode: str) -> None:
     """OAO-S08 (OAO-34, OAO-36, OAO-38, OAO-41; §5 placement and winner_only)."""
-    e = table(["5", "top-out", "0", "5", "5", "5"], [22], num_players=3, first_dealer=2, starting_chips=1,
-              reward_mode=mode)
+    e = table(
+        ["5", "top-out", "0", "5", "5", "5"],
+        [22],
+        num_players=3,
+        first_dealer=2,
+        starting_chips=1,
+        reward_mode=mode,
+    )
     assert snap(e)["hands"] == [["5"], ["top-out"], ["0"]]
     for action in ("play 5", "play top-out", "play 0"):
         play(e, action)
@@ -163,8 +182,9 @@ def test_s08_elimination_and_placement(mode: str) -> None:
 @pytest.mark.parametrize("rule", ["require_10", "lose_below_zero"])
 def test_s09_minus_ten_rule(rule: str) -> None:
     """OAO-S09 (OAO-21, OAO-42)."""
-    e = table(["-10", "0", "0", "0", "1", "1", "1", "1"], [22], num_players=2, first_dealer=1,
-              minus10_rule=rule)
+    e = table(
+        ["-10", "0", "0", "0", "1", "1", "1", "1"], [22], num_players=2, first_dealer=1, minus10_rule=rule
+    )
     if rule == "require_10":
         assert legal(e) == {"play 0"}
         return
@@ -179,8 +199,14 @@ def test_s10_tiptop_pile_exhaustion() -> None:
     """OAO-S10 (OAO-24, OAO-27, OAO-29, OAO-30)."""
     tops = ["topsy-turvy"] * 4 + ["0"] * 4
     for seed in range(6):
-        e = table(tops + tops, [22, 33, 44, 55, 66], seed=seed, num_players=2, first_dealer=1,
-                  deck_counts={"0": 20, "topsy-turvy": 20})
+        e = table(
+            tops + tops,
+            [22, 33, 44, 55, 66],
+            seed=seed,
+            num_players=2,
+            first_dealer=1,
+            deck_counts={"0": 20, "topsy-turvy": 20},
+        )
         for limit in (33, 44, 55, 66):
             play(e, "play topsy-turvy")
             assert snap(e)["tiptop"] == limit and snap(e)["total"] == 0
@@ -206,8 +232,14 @@ def test_s11_illegal_action() -> None:
 
 def test_s12_truncation_after_elimination() -> None:
     """OAO-S12 (§5 truncation averages the unassigned placements; OAO-41)."""
-    e = table(["5", "top-out", "0", "0", "5", "5", "5", "5"], [22], num_players=4, first_dealer=3,
-              starting_chips=1, max_plays=5)
+    e = table(
+        ["5", "top-out", "0", "0", "5", "5", "5", "5"],
+        [22],
+        num_players=4,
+        first_dealer=3,
+        starting_chips=1,
+        max_plays=5,
+    )
     for action in ("play 5", "play top-out", "play 0", "play 0"):
         play(e, action)
     assert snap(e)["hands"][0] == ["5"] and legal(e) == {"bust"}

@@ -146,10 +146,18 @@ def test_pretrain_has_its_own_learning_rate_and_batch_size(tmp_path: Path) -> No
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    cfg = _cfg(pretrain_samples=200, pretrain_epochs=1, pretrain_workers=1, learning_rate=1e-4,
-               pretrain_learning_rate=2e-3, pretrain_batch_size=16)
+    cfg = _cfg(
+        pretrain_samples=200,
+        pretrain_epochs=1,
+        pretrain_workers=1,
+        learning_rate=1e-4,
+        pretrain_learning_rate=2e-3,
+        pretrain_batch_size=16,
+    )
     vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
-    model = MaskablePPO("MlpPolicy", vec, learning_rate=1e-4, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy", vec, learning_rate=1e-4, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu"
+    )
     seen: list[tuple[float, int]] = []
     step = model.policy.optimizer.step
 
@@ -170,7 +178,6 @@ def test_pretrain_has_its_own_learning_rate_and_batch_size(tmp_path: Path) -> No
     record = pretrain(model, cfg2, tmp_path)
     assert {lr for lr, _ in seen} == {1e-4} and "learning_rate" not in record["rounds"][0]
     assert len(seen) == -(-record["rounds"][0]["train"] // 64)
-
 
 
 def test_soft_targets_are_the_softmax_of_the_teachers_scores() -> None:
@@ -255,8 +262,14 @@ def test_soft_targets_need_a_scoring_teacher(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    cfg = _cfg(env="otto_game_over", params={"num_players": 2, "episode": "match"}, opponents={"random": 1.0},
-               pretrain_teacher="greedy", pretrain_samples=10, pretrain_temperature=0.5)
+    cfg = _cfg(
+        env="otto_game_over",
+        params={"num_players": 2, "episode": "match"},
+        opponents={"random": 1.0},
+        pretrain_teacher="greedy",
+        pretrain_samples=10,
+        pretrain_temperature=0.5,
+    )
     vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
     model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
     with pytest.raises(ValueError, match="pretrain_temperature > 0 needs a teacher with scores.*'greedy'"):
@@ -290,11 +303,19 @@ def test_fit_to_soft_targets_moves_the_policy_towards_them() -> None:
     assert result[True][0] < result[False][0] < 0.35, result  # 0.375 before either fit
     assert result[True][1] > 0.8 and result[False][1] > 0.8, result
 
+
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("pretrain_samples", -1), ("pretrain_epochs", -2), ("pretrain_workers", 0), ("pretrain_rounds", -1),
-     ("pretrain_learning_rate", 0.0), ("pretrain_learning_rate", -1e-3), ("pretrain_batch_size", 0),
-     ("pretrain_temperature", -0.5)],
+    [
+        ("pretrain_samples", -1),
+        ("pretrain_epochs", -2),
+        ("pretrain_workers", 0),
+        ("pretrain_rounds", -1),
+        ("pretrain_learning_rate", 0.0),
+        ("pretrain_learning_rate", -1e-3),
+        ("pretrain_batch_size", 0),
+        ("pretrain_temperature", -0.5),
+    ],
 )
 def test_bad_pretrain_options_are_refused(key: str, value: float) -> None:
     with pytest.raises(ValueError, match=key):
@@ -352,7 +373,9 @@ def test_symmetry_images_are_the_turned_positions() -> None:
         image = turned(s, int(choice[i]))
         assert np.array_equal(moved_obs[i].numpy(), game.observe(image, s.current_player()))
         assert np.array_equal(moved_masks[i], image.legal_mask().astype(bool))
-        assert np.flatnonzero(moved_targets[i]).tolist() == [int(inverse[choice[i]][a])], "the same move, turned"
+        assert np.flatnonzero(moved_targets[i]).tolist() == [int(inverse[choice[i]][a])], (
+            "the same move, turned"
+        )
     assert set(choice.tolist()) == {0, 1, 2, 3}
 
 
@@ -363,9 +386,17 @@ def test_pretrain_symmetries_augment_the_fit_or_are_refused(tmp_path: Path) -> N
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    cfg = _cfg(env="otto_game_over", params={"num_players": 2, "episode": "match"}, opponents={"random": 1.0},
-               pretrain_teacher="greedy", pretrain_samples=60, pretrain_epochs=1, pretrain_workers=1,
-               pretrain_symmetries=True, batch_size=32)
+    cfg = _cfg(
+        env="otto_game_over",
+        params={"num_players": 2, "episode": "match"},
+        opponents={"random": 1.0},
+        pretrain_teacher="greedy",
+        pretrain_samples=60,
+        pretrain_epochs=1,
+        pretrain_workers=1,
+        pretrain_symmetries=True,
+        batch_size=32,
+    )
     vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
     model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
     seen: list[np.ndarray] = []
@@ -387,5 +418,7 @@ def test_pretrain_symmetries_augment_the_fit_or_are_refused(tmp_path: Path) -> N
     assert 0.5 * len(shown) < turned_rows < len(shown), "about three in four decisions are shown turned"
 
     plain = _cfg(pretrain_samples=60, pretrain_epochs=1, pretrain_workers=1, pretrain_symmetries=True)
-    with pytest.raises(ValueError, match="pretrain_symmetries: over_and_out declares no symmetries.*otto_game_over"):
+    with pytest.raises(
+        ValueError, match="pretrain_symmetries: over_and_out declares no symmetries.*otto_game_over"
+    ):
         pretrain(model, plain, tmp_path)

@@ -204,4 +204,6 @@ def test_shaping_is_refused_not_ignored(tmp_path: Path) -> None:
 def test_pretraining_is_refused_not_ignored(tmp_path: Path) -> None:
     """The behaviour-cloning warm start fits an SB3 policy; RLlib says so instead of skipping it."""
     with pytest.raises(ValueError, match="pretrain_samples"):
-        train_rllib(_args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "pretrain_samples": 10})
+        train_rllib(
+            _args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "pretrain_samples": 10}
+        )
