@@ -187,6 +187,7 @@ def _learn_rate(
 ) -> tuple[float, float]:
     """(steps/s of ``learn()``, fraction of its wall time spent in the envs)."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.policies import policy_class, policy_kwargs
@@ -205,6 +206,7 @@ def _learn_rate(
         seed=cfg.seed,
         device="cpu",
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<time> folder in /tmp
     clock[0] = 0.0
     t0 = time.perf_counter()
     model.learn(timesteps)
