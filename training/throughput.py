@@ -111,7 +111,9 @@ class NullView(gym.Env[np.ndarray, np.int64]):
             raise ValueError(
                 f"NullView needs as many observations as masks (>= 1), got {len(self._obs)} and {len(self._masks)}"
             )
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=self._obs.shape[1:], dtype=np.float32)
+        # bounded by what it replays (the network never reads the bounds of a flat Box)
+        lo, hi = float(self._obs.min()), float(self._obs.max())
+        self.observation_space = spaces.Box(lo, hi, shape=self._obs.shape[1:], dtype=np.float32)
         self.action_space = spaces.Discrete(n_actions)
         self._t = 0
         self._i = 0
