@@ -75,8 +75,9 @@ as L). An option given as ``None`` counts as absent.
 
 **Notation** (spec §8): ``play <card>`` with card in ``0 1 2 3 4 5 x2 -10 spin-out top-out
 topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illegal <a>"`` for an
-illegal index; ``string_to_action(text)`` is case-insensitive, ignores surrounding whitespace and collapses
-runs of spaces (a tab or line break between the words, or a non-ASCII character, is malformed),
+illegal index; ``string_to_action(text)`` is case-insensitive, ignores surrounding whitespace (any Unicode
+whitespace, as ``str.strip``) and collapses runs of spaces (a tab or line break between the
+words, or a non-ASCII character inside the text, is malformed),
 and raises ``ValueError`` for malformed or illegal text. ``env.unwrapped.snapshot()`` is the §8 hook
 (``to_move`` is -1 once the game is over by its rules; when ``env()`` ends a game on an
 illegal action, PettingZoo's way, only the AEC dicts end and the engine state, ``snapshot()``
