@@ -93,7 +93,8 @@ score minus tiles in hand), each of them gets ``(n - k) / (k * (n - 1))`` and ev
 else ``-1 / (n - 1)`` (zero-sum; 2 players: +1 / -1 / 0 for a draw). Solo: final score
 (minus hand and pile) / 100. An illegal action ends the episode with -1 for the mover
 and 0 for the others (OTP-44). ``infos``: ``scores`` (running), and once over
-``final_scores`` and ``winners`` (seats).
+``final_scores`` and ``winners`` (seats; empty after a truncation, which pays 0 to everyone:
+``final_scores`` are then the scores standing when the game was cut off).
 
 Parameters
 ----------

@@ -128,7 +128,8 @@ class OttoOctopusGame(Game[Config, State]):
         info: dict[str, Any] = {"scores": state.scores[:]}
         if state.over:
             info["final_scores"] = state.final_scores()
-            info["winners"] = state.winners()
+            # a cut-off game has no winner (its returns are 0), as in OTTO Game Over
+            info["winners"] = [] if state.truncated else state.winners()
         return info
 
     def render_ansi(self, state: State) -> str:

@@ -216,6 +216,8 @@ def test_truncation_pays_nothing() -> None:
     e.reset(seed=4)
     e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
     assert all(e.truncations.values()) and set(e.rewards.values()) == {0.0}
+    for info in e.infos.values():  # no winner in a cut-off game; the standing scores are kept
+        assert info["winners"] == [] and len(info["final_scores"]) == 2
 
 
 def test_opening_hand_always_playable_every_player_count() -> None:
