@@ -141,40 +141,11 @@ def test_mcts_strength_partial_oracles_keep_only_their_part() -> None:
 
 
 def test_mcts_strength_script_runs(tmp_path: Path) -> None:
-    out = run_example(
-        "mcts_strength.py",
-        "--games",
-        "over_and_out",
-        "--config",
-        "over_and_out:num_players=2",
-        "--budgets",
-        "5",
-        "--opponents",
-        "random",
-        "-n",
-        "2",
-        "--jobs",
-        "1",
-        "--oracle",
-        cwd=tmp_path,
-    )
+    common = ["--budgets", "5", "--opponents", "random", "-n", "2", "--jobs", "1", "--oracle"]
+    args = ["--games", "over_and_out", "--config", "over_and_out:num_players=2", *common]
+    out = run_example("mcts_strength.py", *args, cwd=tmp_path)
     assert "(oracle: reads the true state)" in out.stdout and "| over_and_out | mcts:sims=5" in out.stdout
-    out = run_example(
-        "mcts_strength.py",
-        "--games",
-        "otto_octopus",
-        "--budgets",
-        "5",
-        "--opponents",
-        "random",
-        "-n",
-        "2",
-        "--jobs",
-        "1",
-        "--oracle",
-        "hands",
-        cwd=tmp_path,
-    )
+    out = run_example("mcts_strength.py", "--games", "otto_octopus", *common, "hands", cwd=tmp_path)
     assert "(oracle: reads every hand, not the pile order)" in out.stdout
     assert "1/1 chunks, " in out.stderr and "chunks" not in out.stdout  # the running tally: stderr only
 
