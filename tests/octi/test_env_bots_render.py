@@ -101,6 +101,7 @@ def test_heuristic_beats_random_quick() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("variant", ["basic", "x_fast"])
 def test_heuristic_beats_random_500(variant: str) -> None:
     game = OctiGame(variant=variant)

@@ -198,6 +198,7 @@ def test_same_seed_same_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_eval_in_worker_processes(run_dir: Path) -> None:
     """40+ games go to the process pool; the counts add up across the chunks."""
     from training.evaluate import run_tournament
