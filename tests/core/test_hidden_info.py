@@ -20,7 +20,7 @@ def test_observation_blind_to_hidden_information(game_config: tuple[str, dict[st
     rng = np.random.default_rng(0)
     for seed in range(2):
         states = play_random(game, seed)
-        for state in states[:: max(1, len(states) // 25)]:
+        for state in states:  # every state: a leak may show in one phase only
             for seat in range(game.num_players):
                 other = game.resample_hidden(state, seat, rng)
                 assert np.array_equal(game.observe(other, seat), game.observe(state, seat)), (
