@@ -14,7 +14,7 @@ import pytest
 
 from envs.core.bots import ScoringBot, make_bot
 from envs.core.game import TERMINAL, Game, GameState
-from envs.core.mcts import MCTSBot
+from envs.core.mcts import MCTSBot, _Node
 from envs.core.registry import GAMES
 
 
@@ -493,3 +493,35 @@ def test_progressive_widening_admits_the_priors_best_moves_first() -> None:
         MCTSBot(game, widen=1.0)
     with pytest.raises(ValueError, match="widen"):
         MCTSBot(game, prior=Ranked(game), widen=-1.0)
+
+
+# ----------------------------------------------------------------- availability counts
+def test_root_children_count_every_simulation_since_their_creation() -> None:
+    """Availability (Cowling, Powley & Whitehouse 2012): an edge's ``avail`` grows each time
+    its parent is visited with the edge legal, expansion visits included. At a perfect-
+    information root with 3 legal moves, created in simulations 0, 1, 2 of 50, they are
+    available 50, 49 and 48 times."""
+    game = NimGame(stones=10)
+    state = game.new_initial_state(np.random.default_rng(0))
+    bot = MCTSBot(game, sims=50, depth="full")
+    root = bot.search(state, 0, np.random.default_rng(3))
+    assert sorted(child.avail for child in root.children.values()) == [48, 49, 50]
+    assert sum(child.visits for child in root.children.values()) == 50 == root.visits
+
+
+def test_ucb_explores_by_availability_not_by_parent_visits() -> None:
+    """The exploration term of an edge is ``c * sqrt(log(avail) / visits)``: an edge legal in
+    only 3 of the parent's 100 visits (a rare determinization) gets little exploration credit
+    for the 97 visits it could not have been chosen in."""
+    game = NimGame(stones=2)  # moves 0 and 1 legal for player 0
+    world = game.new_initial_state(np.random.default_rng(0))
+    bot = MCTSBot(game, sims=10, c=0.3)
+    node = _Node()
+    node.visits = 100
+    often, rare = _Node(), _Node()
+    node.children.update({0: often, 1: rare})
+    often.visits, often.total, often.avail = 10, 5.0, 100  # mean 0.5, +0.3*sqrt(ln 101 / 10)
+    rare.visits, rare.total, rare.avail = 2, 0.8, 3  # mean 0.4, +0.3*sqrt(ln 4 / 2) = 0.65 < 0.70
+    child, action, expanded = bot._select(node, world, 0, np.random.default_rng(0))
+    assert (action, expanded, child is often) == (0, False, True)
+    assert (often.avail, rare.avail) == (101, 4)
