@@ -27,7 +27,7 @@ from envs.core.mcts import MCTSBot
 from envs.core.notation import canonical_text
 from envs.core.playthrough import config_id, playthrough
 from envs.core.registry import get_game, register_all
-from tests.core.test_mcts import NimGame, TreeGame
+from tests.core.test_mcts import NimGame, TreeGame, _Stubs
 
 
 # --------------------------------------------------------------------- scripted game
@@ -36,7 +36,7 @@ class ScriptConfig:
     pass
 
 
-class ScriptState(GameState):
+class ScriptState(_Stubs):
     """Seats move in turn (knocked-out seats skipped); actions 0 and 1 are legal, 2 never.
     The ``t``-th move triggers ``script[t]``: ``pay`` (rewards added to the returns),
     ``out`` (a seat knocked out), ``end`` (the game ends; ``trunc``: by its length limit)."""
@@ -83,19 +83,6 @@ class ScriptState(GameState):
 
     def to_dict(self) -> dict[str, Any]:
         return {"t": self.t}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> GameState:
-        raise ValueError("not serialisable")
-
-    def action_to_string(self, action: int) -> str:
-        return str(action)
-
-    def string_to_action(self, text: str) -> int:
-        return int(text)
-
-    def snapshot(self) -> dict[str, Any]:
-        return {}
 
 
 class ScriptGame(Game[Any, Any]):

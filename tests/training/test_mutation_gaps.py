@@ -12,31 +12,13 @@ import pytest
 from envs.core.bots import Bot, RandomBot
 from envs.core.game import GameState
 from envs.core.registry import get_game
+from tests.training.test_audit_s14 import AddOne, AddThree, _pool
+from tests.training.test_pretrain import _cfg as _bc_cfg
 from tests.training.toy_game import ToyGame, ToyState
 from training.config import TrainConfig, merge
 from training.players import OpponentPool
 from training.single_agent import SingleAgentEnv
 from training.tournament import PairResult, bradley_terry_elo, play_pairing, wilson
-
-
-class AddOne(Bot):
-    name = "add1"
-
-    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        return 0
-
-
-class AddThree(Bot):
-    name = "add3"
-
-    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        return 2
-
-
-def _pool(bot: Any) -> OpponentPool:
-    pool = OpponentPool()
-    pool.add(bot.name, bot.name, bot)
-    return pool
 
 
 # ----------------------------------------------------------------- shaping, discounted
@@ -210,22 +192,6 @@ def test_more_options_out_of_range_are_named(key: str, value: Any, message: str)
 
 
 # ------------------------------------------------------------------ behaviour cloning
-def _bc_cfg(**kw: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "env": "over_and_out",
-        "params": {"num_players": 2},
-        "opponents": {"random": 1.0, "heuristic": 1.0},
-        "pretrain_teacher": "heuristic",
-        "gamma": 1.0,
-        "net_arch": [32, 32],
-        "batch_size": 64,
-    }
-    base.update(kw)
-    cfg = TrainConfig(**base)
-    cfg.validate()
-    return cfg.to_dict()
-
-
 def _bc_model(cfg: dict[str, Any]) -> Any:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
