@@ -7,6 +7,7 @@ import numpy as np
 from envs.octi.game import OctiGame
 from envs.octi.rules import State
 from tests.octi.helpers import board, custom, legal, play
+from tests.octi.test_scenarios import S04_MOVES
 
 
 def test_oct_19_jump_limit_is_per_pod_in_a_co_movers_series() -> None:
@@ -182,18 +183,7 @@ def test_oct_23_capture_mark_plane_during_capture_phase() -> None:
     marked ``capture`` this turn are shown on their squares (/ P), in each observer's frame."""
     game = OctiGame()
     st = game.new_initial_state(np.random.default_rng(0))
-    play(
-        st,
-        """
-        1. prong b2 NW / prong b6 S
-        2. step b2 NW / step b6 S
-        3. prong c2 NW / step b5 S
-        4. step c2 NW / prong c6 S
-        5. prong a3 E / step c6 S
-        6. prong a3 N / step c5 S
-        7. prong a3 SW / prong e6 S
-        """,
-    )
+    play(st, S04_MOVES)  # the §9 S04 position
     st.play("jump a3 E", "jump c3 N", "jump c5 SW", "spare b3")
     assert not game.observe(st, 0)[26].any()  # b3 spared: nothing marked yet
     st.play("capture c4")
