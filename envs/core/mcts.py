@@ -109,6 +109,7 @@ otto_game_over     *default*, whole games (``--seed 89``)                    80 
 otto_game_over     *default*, whole games (``--seed 97``)                    80  0.762   [0.659, 0.842]
 otto_game_over     *default*, whole games (``--seed 101``)                   60  0.700   [0.575, 0.801]
 otto_game_over     *default*, whole games (``--seed 103``)                   60  0.750   [0.628, 0.842]
+otto_game_over     *default*, whole games (``--seed 107``, size fixed)      160  0.750   [0.678, 0.811]
 otto_game_over     widen=1, whole games (``--seed 41``)                     100  0.700   [0.604, 0.781]
 otto_game_over     widen=1, whole games (``--seed 43``)                     100  0.600   [0.502, 0.691]
 otto_game_over     rollout=heuristic,depth=1 (``--seed 31``)                200  0.583   [0.513, 0.649]
@@ -155,7 +156,8 @@ In OTTO Game Over the ``heuristic`` prior matters (it sees the next player's
 threats, which 200 simulations spread over ~80 moves cannot), at about 1.6 times the cost per
 simulation (four times before ``heuristic`` was made faster); over whole games it reaches 70%
 (0.731 [0.701, 0.760] over the 890 games of seeds 17, 19, 23, 59, 67, 71, 73, 79, 83, 89, 97,
-101 and 103; batches added over days, not a fixed-size test, so met at the point estimate). Progressive widening
+101 and 103, batches added over days; then a replication of a size fixed before it ran, 160
+games at ``--seed 107``: 0.750 [0.678, 0.811]; all 1,050 games: 0.734 [0.707, 0.760]). Progressive widening
 (``widen=1``) won more single matches (0.590 over 400, against 0.487-0.545 for the default) but
 not more whole games (0.700 and 0.600 over 100 each at ``--seed 41`` and ``43``: 0.650
 [0.582, 0.713] over 200, against the default's 0.720 over the 300 games of that time), so the defaults stay. One
@@ -171,8 +173,7 @@ a weaker prior (``bias=0.3``) changed nothing measurable there (0.49-0.53 at ``-
 the default 0.487). Twice the budget did not win more whole games either: ``sims=400`` won 36
 of 60 (0.600 [0.474, 0.714]; ``play_match`` over 2-game chunks at seeds 610,000 + i, 45-125 s
 a game a core; 2026-12-02). The 70% goal is reached
-in Octi, and in OTTO Game Over's whole games at the point estimate (the interval's lower end
-at 0.701 after 890 games).
+in Octi, and in OTTO Game Over's whole games (0.734 [0.707, 0.760] over 1,050 games).
 
 Simulations per second: ``eightfold bench --mcts`` (one core, each game's defaults).
 """
