@@ -7,6 +7,7 @@ these scenarios pin them down directly.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from envs.otto_octopus.board import SQUARE_INDEX
@@ -119,3 +120,74 @@ def test_s5_declared_max_game_length_covers_the_spec_bound(n: int) -> None:
     on agent steps may not be below that."""
     assert OttoOctopusGame(num_players=n).max_game_length >= min(1000, 60 * (n + 2) + n)
     assert OttoOctopusGame(num_players=n, max_steps=25).max_game_length >= 25
+
+
+# ------------------------------------------------------------------ OTP-36 mulligan order
+class _ScriptedShuffles:
+    """Stands in for the deal's ``numpy.random.Generator``: the first ``permutation`` (the
+    shuffle of the 60 tiles) returns ``first``; every later one reverses its input, a
+    deterministic reorder that differs from the identity, so where the rejected tiles went
+    can be told apart."""
+
+    def __init__(self, first: list[int]) -> None:
+        self.first: list[int] | None = first
+        self.calls = 0
+
+    def permutation(self, x: object) -> np.ndarray:
+        self.calls += 1
+        if self.first is not None:
+            out, self.first = np.array(self.first), None
+            return out
+        return np.asarray(x)[::-1].copy()
+
+
+def test_otp35_otp36_mulligan_draws_three_new_tiles_then_shuffles_the_rejects_back() -> None:
+    """OTP-35 / OTP-36: mulligans run in seat order once every hand is dealt; an unplayable
+    hand (no arm tile at the start) is replaced by the next 3 tiles of the pile, and only then
+    are the 3 rejected tiles shuffled back in. Both seats' opening hands are unplayable here,
+    so seat 1's replacement comes from the pile as seat 0's mulligan left it (rejects
+    included, reshuffled). Golden recordings alone used to catch a swapped order."""
+    from envs.otto_octopus.board import KIND_INDEX, TILE_MIX
+    from envs.otto_octopus.position import new_game
+
+    k = KIND_INDEX
+    # the pile is popped from its end: seat 0 is dealt the last 3, seat 1 the 3 before
+    top = [k["straight"], k["bubbles"], k["minnow"]]  # seat 0's replacement (popped in this order)
+    deal = [k["starfish"], k["bubbles"], k["bubbles"], k["minnow"], k["moray"], k["shark"]]
+    rest = [x for x in range(len(TILE_MIX)) for _ in range(TILE_MIX[x])]
+    for x in deal + top:
+        rest.remove(x)
+    rest.sort(key=lambda x: x > 2)  # arm tiles at the start (bottom): on top once reversed
+    arranged = rest + top[::-1] + deal[::-1]
+    rng = _ScriptedShuffles(arranged)
+    st = new_game(OttoOctopusGame(num_players=2).config, rng)  # type: ignore[arg-type]
+
+    # the spec's procedure, step by step
+    pile = list(arranged)
+    hands: list[list[int]] = [[pile.pop() for _ in range(3)] for _ in range(2)]
+    assert not any(x <= 2 for h in hands for x in h)  # both opening hands are unplayable
+    for p in range(2):
+        while not any(x <= 2 for x in hands[p]):
+            rejected, hands[p] = hands[p], [pile.pop() for _ in range(3)]  # draw 3 new ones first
+            pile = [*pile, *rejected][::-1]  # then shuffle the rejects back (the scripted reorder)
+    assert st.hands == hands and st.pile == pile
+    assert st.hands[0] == top and rng.calls == 3  # the deal, then one reshuffle per mulligan
+    assert sorted(st.pile + [x for h in st.hands for x in h]) == sorted(arranged)
+
+
+# ------------------------------------------------------------------ §7 plane 26, OTP-42
+def test_otp10_otp42_moray_plane_marks_the_zone_only_under_the_fish_rules() -> None:
+    """§7 plane 26 ("next to a moray"): after a moray on c7 it holds exactly the moray's
+    side neighbours (OTP-02, OTP-10); in the simplified game, where the moray's placement
+    limit is ignored (OTP-42), it stays all zero (the doc page's "all zero in the simplified
+    game"). Only a golden recording used to catch a plane filled in the simplified game."""
+    from envs.otto_octopus.board import NEIGHBOURS
+
+    c7 = SQUARE_INDEX["c7"]
+    for simplified in (False, True):
+        st = make([*P1, "moray c7"], [["starfish"] * 3], simplified=simplified)
+        game = OttoOctopusGame(simplified=simplified)
+        for seat in (0, 1):
+            plane = game.observe(st, seat)[26 * 64 : 27 * 64]
+            expected = set() if simplified else set(NEIGHBOURS[c7])
+            assert set(np.flatnonzero(plane)) == expected
