@@ -91,10 +91,16 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
 
     def action_to_string(self, action: int) -> str:
         """Canonical notation of ``action`` for the agent to act (spec §8). Before the first
-        ``reset()`` only games whose notation does not depend on the state answer."""
+        ``reset()`` only games whose notation does not depend on the state answer. Like
+        :meth:`step`, it takes an int or a numpy integer and raises ``ValueError`` for anything
+        else (a string or a float is never converted to an index)."""
+        try:
+            index = operator.index(action)
+        except TypeError:
+            raise ValueError(f"action_to_string needs an integer action index, got {action!r}") from None
         if self._state is None:
-            return self.game.action_to_string(int(action))
-        return self._state.action_to_string(int(action))
+            return self.game.action_to_string(index)
+        return self._state.action_to_string(index)
 
     def string_to_action(self, text: str) -> int:
         """Action index of the notation ``text`` for the agent to act (spec §8 of the game).

@@ -1,6 +1,7 @@
 """The reading rule every game's notation shares (each spec's §8): a string is read
-case-insensitively, with surrounding whitespace ignored and runs of spaces collapsed; anything
-else (a tab or line break between the words, a character outside ASCII) is malformed."""
+case-insensitively, with surrounding whitespace ignored (any Unicode whitespace, as ``str.strip``
+removes it) and runs of spaces collapsed; anything else (a tab or line break between the words,
+a character outside ASCII inside the text) is malformed."""
 
 from __future__ import annotations
 

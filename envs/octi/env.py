@@ -16,7 +16,7 @@ a player with no legal action at the start of its turn loses.
 | agents | ``player_0`` (Black, moves first, bottom of the board) and ``player_1`` (Red) |
 | action space | ``Discrete(117)`` basic, ``Discrete(185)`` X; with ``allow_reposition`` 373 / 633 |
 | observation space | ``Dict(observation=Box(0, 1, (C, H, W), float32), action_mask=Box(0, 1, (N,), int8))``; C x H x W = 84 x 7 x 6 basic, 111 x 9 x 9 X |
-| rewards | +1 win / -1 loss at the agent step that ends the game; draws (truncation, repetition) 0 / 0; illegal action: -1 to the mover, 0 to the other (``env()``) |
+| rewards | +1 win / -1 loss at the agent step that ends the game; draws (truncation, repetition) 0 / 0; illegal action: -1 to the mover, 0 to the other (``env()``, which then marks both agents terminated and truncated, as PettingZoo's wrapper does; ``raw_env`` raises ``ValueError`` instead) |
 | episode end | base win, three-base win, no legal action, repetition (flag), ``max_turns`` truncation |
 | parallel API | no (``is_parallelizable=False``) |
 | render modes | ``ansi``, ``rgb_array``, ``human`` (prints ansi) |
@@ -93,11 +93,15 @@ pod id) and keep stacks exact; Octi has no hidden information.
 | ``capture_to_reserve`` | bool | False | OCT-51 (X only): own pods captured by their owner go back to reserve |
 | ``repetition_draw`` | bool | False | OCT-52: a position occurring a third time is a draw |
 
+``env()`` / ``raw_env()`` also take ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``,
+``"human"``; anything else raises ``ValueError``).
+
 **Notation** (spec §8, ``env.unwrapped.action_to_string`` / ``string_to_action``): squares
 ``a1``..``f7`` / ``i9`` and directions are absolute for both players; a pod is named by
 its current square plus ``.k`` (rank of its id among the pods there) when the square holds
-a stack. Parsing is case-insensitive, ignores surrounding whitespace and collapses runs of
-spaces (a tab or line break between the words, or a non-ASCII character, is malformed); malformed or illegal text
+a stack. Parsing is case-insensitive, ignores surrounding whitespace (any Unicode whitespace,
+as ``str.strip``) and collapses runs of spaces (a tab or line break between the words, or a
+non-ASCII character inside the text, is malformed); malformed or illegal text
 raises ``ValueError`` (the message says what was expected or lists the legal strings);
 an illegal index prints as ``"illegal <index>"``. ``env.unwrapped.snapshot()`` is the
 inspection hook of §8.
@@ -122,8 +126,10 @@ passes as a probe and which is ignored).
 then material, then supply); ``heuristic`` (greedy plus: never end a turn that lets the
 opponent land on a base next turn, keep pods out of enemy jumps, shorten the prong path of
 the closest pods to a free enemy base). Measured with ``envs.core.arena.play_match``,
-seats alternating, default parameters: heuristic vs random 500/500 wins in basic and
-500/500 in x_fast, 494 W / 5 D / 1 L in x_classic; greedy vs random 280 W / 17 D / 203 L (basic).
+seats alternating, default parameters, ``seed=1``: heuristic vs random 500/500 wins in basic
+and 500/500 in x_fast, 494 W / 5 D / 1 L in x_classic; greedy vs random 280 W / 17 D / 203 L
+(basic). The bots are deterministic up to random tie-breaks, so another seed moves these a
+little (``seed=0``: x_fast 499 W / 1 L, greedy vs random 282 / 24 / 194).
 
 **MCTS** (``mcts``, ``envs/core/mcts.py``): this game's ``mcts_defaults`` are ``depth=0,
 prior=heuristic`` (new nodes' moves ordered and biased by the heuristic's scores, leaves valued
@@ -135,9 +141,10 @@ at once by ``evaluate``). Basic, seats rotated, 100 games each (``examples/mcts_
 
 **Speed** (uniform random play, ``eightfold bench --games octi --seconds 3``, which runs
 PettingZoo ``connect_four_v3.env()`` as the reference row in the same run; X rows with
-``max_turns=60``; two runs on a loaded 2-core machine): through ``env()`` basic 2.0-2.2x
-connect_four, x_fast 1.9-2.1x, x_classic 1.65-1.9x; engine alone (legal_mask + apply +
-random choice) basic 7.4-7.8x, x_fast 5.3-5.8x, x_classic 5.3-5.7x. Observations keep
+``max_turns=60``; three runs on a shared 2-core machine, the README's table among them):
+through ``env()`` basic 2.0-2.2x connect_four, x_fast 1.88-2.1x, x_classic 1.65-1.9x; engine
+alone (legal_mask + apply + random choice) basic 6.5-7.8x, x_fast 4.9-5.8x, x_classic
+4.6-5.7x (the README's run of 2026-12-01: 2.16 / 1.88 / 1.71 and 6.47 / 4.86 / 4.64). Observations keep
 their pod planes per observer and update only the pods that changed since the last call
 (``encode.PodPlanes``; byte-identical to a full rebuild); legal masks are computed once per
 position from neighbour tables.

@@ -279,5 +279,6 @@ def _symmetries() -> tuple[Symmetry, ...]:
 
 
 #: the three turns of the board (spec §1: the 5x5 board and its frame look the same after a
-#: quarter turn; mirror images are not symmetries, the tile designs are not mirror-symmetric)
+#: quarter turn). A mirror maps the rules to themselves as well, but the orientation it gives a
+#: tile depends on the tile's design, so it is no fixed gather of indices (see the doc page)
 SYMMETRIES: tuple[Symmetry, ...] = _symmetries()

@@ -33,9 +33,10 @@ Effect E: 0 ``time-travel``; 1+j ``magnetic-inversion player_j``; 5 ``revolution
 ``quantum-leap <from> <to> r<k>``; 2508+j ``alien-kidnapping player_j``. Orientation ``r<k>``
 = k quarter turns clockwise. ``action_to_string`` gives one canonical string per index in any
 state, before the first ``reset()`` too (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
-surrounding whitespace ignored and runs of spaces collapsed, and returns the index of any
-well-formed string, legal or not (the mask says which are legal); malformed text (a tab or
-line break between the words or a non-ASCII character included) raises ``ValueError``.
+surrounding whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces
+collapsed, and returns the index of any well-formed string, legal or not (the mask says which
+are legal); malformed text (a tab or line break between the words, or a non-ASCII character
+inside the text) raises ``ValueError``.
 
 Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 -------------------------------------------------------------------------
@@ -63,19 +64,25 @@ deck           1       cards left in the deck / 33
 removed        9       cards shown and out of the game, by kind / 4
 phase          4       card, kidnap, place, infinity (all zero when over)
 kidnapped      9       the kidnapped card to be played (KIDNAP)
-flags          4       Time-Travel extra turn, blind match, tie-break match, solo
+flags          4       Time-Travel extra turn, blind match (also 1 in the tie-break match
+                       and in solo, which run blind: OGO-53, OGO-60), tie-break match, solo
 to_move        4       seat whose turn it is (relative)
 actor          4       seat deciding now (relative; differs in INFINITY)
 creator        4       creator of the 8 (INFINITY phase)
 saved          4       teams already saved by an Infinity (relative, INFINITY phase)
 misc           4       Time Travel pending, matches / max_matches, an 8 closed (solo),
                        unclaimed shapes / 8
-match_scores   4       last finished match's score per relative team / 32
+match_scores   4       last finished match's score per relative team / 32 (clipped at 1:
+                       a solo victory can score up to 42)
 =============  ======  ==================================================================
 
 Hidden and never observed: the tower order, the deck order, other players' cards (except the
 2v2 partner's). ``Game.resample_hidden`` reshuffles the tower and re-deals the deck and the
 hidden hands (sizes kept) and draws a fresh RNG.
+
+Rendering: ``render_mode`` = ``"ansi"`` (the board as text, with shapes, totals, markers left,
+table tiles, card counts (not the cards), tower and deck sizes, the drawn tile and who acts), ``"rgb_array"`` (a ``uint8[536, 866, 3]`` picture) or ``"human"`` (prints
+the ansi text after every step); any other value raises ``ValueError``.
 
 Parameters (spec §6)
 --------------------
@@ -101,7 +108,11 @@ state.legal_mask()[sym.action_index]``. A clockwise quarter turn takes square (f
 (rank, 4 - file), vertex (x, y) to (y, 5 - x), a tile in orientation r<k> to r<k+1>, and so
 placements ``100*t + 4*S + k`` and Quantum Leaps ``8 + 100*from + 4*to + k`` alike; the fixed
 centre stays C8 r0 (its design is the same in every orientation). Mirror images are not
-symmetries (the designs are not mirror-symmetric). Played with the turned moves (and the same
+offered: a mirror maps the rules to themselves too (every design's mirror image is the same
+design in another orientation, and the frame is mirror-symmetric; checked on 134 mirrored
+positions and 20 matches played in step, 2026-12-03), but the orientation it gives depends on
+the design (B7: r<k> to r<3-k>, D10: r<k> to r<-k>, ...), so it is no fixed reordering of
+observation and action indices, which is what a ``Symmetry`` is. Played with the turned moves (and the same
 engine generator) a turned game stays the image of the game move for move, across matches; the
 one rule a turn does not preserve is which of several shapes of one kind closed by a single
 placement takes a team's last marker of that kind (vertex order, OGO-19/21), which can send the
@@ -116,13 +127,17 @@ Reset options and the position schema
 optional: board, tables, drawn, tower top-first, tower_rest, discarded, hands, deck,
 removed_cards, voided_cards, markers, shapes, totals, match_scores, matches, tiebreak,
 to_move, phase, actor, time_travel, extra_turn, kidnapped, infinity, solo_eights) is
-documented in :mod:`envs.otto_game_over.position`. Example (spec §9 S3)::
+documented in :mod:`envs.otto_game_over.position`. Example (spec §9 S3: legal are exactly
+``drawn e2 r0``, ``drawn e2 r2``, ``drawn e4 r0``, ``drawn e4 r2``, ``table e2 r2``, ``table e4 r0``)::
 
     {"board": {"d3": "E12/0", "d4": "E12/1", "e3": "E12/1"}, "tables": ["B7", "A4"],
-     "tower": ["E12", "G16"], "shapes": {"small@vf1": 0}}
+     "tower": ["E12", "G16"]}
 
-``env.unwrapped.snapshot()`` returns the full position in the same schema; fed back it
-reproduces the position. Any other option key raises ``ValueError`` (PettingZoo's
+``shapes`` lists the closed shapes with their owners (``{"small@vf1": 0}``: the small circle
+at vertex f1, claimed by team 0; ``null`` = unclaimed), and a shape that is not closed on the given board raises
+``ValueError``. ``env.unwrapped.snapshot()`` returns the full position in the same schema
+(plus ``result`` once the game is over); fed back it reproduces any position of a game not
+yet over (a finished game cannot be set up: ``ValueError``). Any other option key raises ``ValueError`` (PettingZoo's
 ``api_test`` probe key ``"options"`` is ignored).
 
 Decisions where the spec was open

@@ -92,9 +92,16 @@ Only at the end. 2-4 players: with ``k`` seats sharing the best final score (run
 score minus tiles in hand), each of them gets ``(n - k) / (k * (n - 1))`` and everyone
 else ``-1 / (n - 1)`` (zero-sum; 2 players: +1 / -1 / 0 for a draw). Solo: final score
 (minus hand and pile) / 100. An illegal action ends the episode with -1 for the mover
-and 0 for the others (OTP-44). ``infos``: ``scores`` (running), and once over
-``final_scores`` and ``winners`` (seats; empty after a truncation, which pays 0 to everyone:
-``final_scores`` are then the scores standing when the game was cut off).
+and 0 for the others (OTP-44). ``infos``: ``scores`` (running), and once the game is over by
+its rules or cut off ``final_scores`` and ``winners`` (seats; empty after a truncation, which
+pays 0 to everyone: ``final_scores`` are then counted as at a normal end at the moment of the
+cut, running score minus tiles in hand, and in solo minus the pile too). A game ended by an
+illegal action has only ``scores``.
+
+Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the pile
+size and the hand of the seat to act: a spectator's view, not an observation),
+``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture) or ``"human"`` (prints the ansi text after
+every step); any other value raises ``ValueError``.
 
 Parameters
 ----------
@@ -112,8 +119,9 @@ Notation (spec §8)
 ------------------
 ``env.unwrapped.action_to_string(a)`` gives the canonical string of any index, in any state and
 before the first ``reset()`` too (``"illegal <a>"`` only out of range); ``string_to_action(s)`` parses case-insensitively with surrounding
-whitespace ignored and runs of spaces collapsed (a tab or line break between the words, or a
-non-ASCII character, is malformed) and returns the index of any canonical string, legal now or not (the mask says
+whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces collapsed (a
+tab or line break between the words, or a non-ASCII character inside the text, is malformed)
+and returns the index of any canonical string, legal now or not (the mask says
 which; stepping an illegal one ends the episode, OTP-44). Anything else raises ``ValueError``
 saying what was expected.
 Examples: ``place turn-in d6``, ``place end-shell a8``, ``pass``, ``stop``,

@@ -13,7 +13,7 @@ k = (seat - me) mod N, k = 0 is ``me``, padded to 8 seats:
     [17:22]  1 if that Tip Top value is still in the face-down Tip Top pile
     [22:33]  play pile (cards played since the last reshuffle) per kind / max(1, deck count)
     [33]     draw pile size / deck size
-    [34]     1 if play runs counter-clockwise (after an odd number of spin-outs), else 0
+    [34]     1 if play runs counter-clockwise (after an odd number of spin-outs this round), else 0
     [35:59]  per relative seat k: 35+3k active, 36+3k chips / 4, 37+3k is dealer
     [59]     plays in this round / 100, clipped to 1
 """

@@ -4,7 +4,8 @@ A running-total card game for 2-8 players (Jax Ltd.; binding rules:
 ``../shared/rules/over_and_out.md``, rule IDs OAO-01..OAO-44). Players take turns
 playing one card onto a common pile whose total T may never exceed the Tip Top number
 L (22, 33, 44, 55 or 66). A player who cannot play without going over (``bust``) — or
-whose Topsy Turvy turns up an L below T — loses the round and a chip; hands shrink with
+whose Topsy Turvy turns up an L below T, or who plays ``-10`` below 10 under
+``minus10_rule="lose_below_zero"`` (OAO-42) — loses the round and a chip; hands shrink with
 the chips; a player without chips is out; the last player left wins.
 
     from envs import over_and_out_v0
@@ -41,7 +42,7 @@ the observer, padded to 8 seats. Only what the player knows at the table:
 | 17-21 | 1 if that Tip Top value is still face down in the Tip Top pile (OAO-30) |
 | 22-32 | play pile per kind (cards played since the last reshuffle or deal) / max(1, deck count of the kind) |
 | 33 | draw pile size / deck size |
-| 34 | direction: 1.0 counter-clockwise (after an odd number of spin-outs), 0.0 clockwise |
+| 34 | direction: 1.0 counter-clockwise (after an odd number of spin-outs this round; each deal starts clockwise, OAO-37), 0.0 clockwise |
 | 35 + 3k | relative seat k is active (has chips) |
 | 36 + 3k | relative seat k's chips / 4 (= its hand size) |
 | 37 + 3k | relative seat k is the dealer |

@@ -74,11 +74,14 @@ def test_notation_round_trip(name: str) -> None:
 @pytest.mark.parametrize("name", available_games())
 def test_notation_reading_rule(name: str) -> None:
     """Each spec's §8: read case-insensitively, surrounding whitespace ignored, runs of spaces
-    collapsed; a tab, line break or non-ASCII character between the words is malformed."""
+    collapsed (any Unicode whitespace around the text); a tab, line break or non-ASCII
+    character between the words is malformed."""
     for state in _STATES[name]:
         for a in np.flatnonzero(state.legal_mask())[:40]:
             text = state.action_to_string(int(a))
             assert state.string_to_action("\t" + text.replace(" ", "   ").title() + " \n") == a
+            # "surrounding whitespace" is any whitespace str.strip removes (the doc pages say so)
+            assert state.string_to_action("\u00a0" + text + "\u3000") == a
             if " " not in text:
                 continue
             for sep in ("\t", "\n", "\u00a0", " \t "):
@@ -86,6 +89,20 @@ def test_notation_reading_rule(name: str) -> None:
                     state.string_to_action(text.replace(" ", sep, 1))
             with pytest.raises(ValueError, match="ASCII"):
                 state.string_to_action(text + "\u212a")  # KELVIN SIGN, whose lower() is "k"
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_action_to_string_takes_integer_indices_only(name: str) -> None:
+    """``env.unwrapped.action_to_string`` reads ints and numpy integers as ``step`` does; a
+    string, float or ``None`` is a ``ValueError``, never converted to an index."""
+    env = GAMES[name].env()
+    env.reset(seed=0)
+    raw = env.unwrapped
+    a = int(np.flatnonzero(raw.state.legal_mask())[0])
+    assert raw.action_to_string(np.int64(a)) == raw.action_to_string(a) == raw.state.action_to_string(a)
+    for bad in (str(a), float(a), None):
+        with pytest.raises(ValueError, match="integer action index"):
+            raw.action_to_string(bad)
 
 
 def _numpy_scalars(value: Any) -> Any:
