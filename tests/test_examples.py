@@ -191,3 +191,26 @@ def test_oao_best_response_script_runs(tmp_path: Path) -> None:
         "oao_best_response.py", "--opponent", "heuristic", "--playouts", "2", "-n", "2", cwd=tmp_path
     )
     assert "knows=nothing playouts=2 seed=11:" in out.stdout and "against heuristic" in out.stdout
+
+
+def _readme_python_blocks() -> list[str]:
+    """The ```python blocks of README.md, dedented (some sit inside a list item)."""
+    import re
+    import textwrap
+
+    text = (ROOT / "README.md").read_text()
+    return [
+        textwrap.dedent(m.group(2)) for m in re.finditer(r"^( *)```python\n(.*?)^\1```", text, re.M | re.S)
+    ]
+
+
+def test_readme_python_blocks_run(tmp_path: Path) -> None:
+    """Every Python snippet of the README runs as written (a fresh interpreter each, in an
+    empty folder, so a snippet cannot lean on another's names)."""
+    blocks = _readme_python_blocks()
+    assert len(blocks) >= 2
+    for block in blocks:
+        out = subprocess.run(
+            [sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        )
+        assert out.returncode == 0, f"{block}\n{out.stderr[-3000:]}"

@@ -158,6 +158,8 @@ def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
     from training.rllib.common import is_rllib_spec, read_meta
 
     for spec in players:
+        if spec.endswith(".zip") and not Path(spec).is_file():
+            raise ValueError(f"no model at {spec!r}")
         if is_rllib_spec(spec):
             meta = read_meta(spec)
             return str(meta["game"]), dict(meta.get("params") or {})
@@ -176,6 +178,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from training.plots import learning_curve, plot_tournament
 
     if args.curve:
+        run = Path(args.curve)
+        if not (run / "monitor").is_dir() and not (run / "eval.jsonl").is_file():
+            raise ValueError(f"--curve: {str(run)!r} is not a training run (no monitor/ or eval.jsonl in it)")
         print(
             f"wrote {learning_curve(Path(args.curve), Path(args.plot or Path(args.curve) / 'learning_curve.png'))}"
         )

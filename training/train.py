@@ -47,7 +47,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
     p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable)")
     p.add_argument("--config", default=None, help="YAML of training options (default configs/<game>.yaml)")
-    p.add_argument("--timesteps", type=int_at_least(1), default=None, help="total learner steps")
+    p.add_argument(
+        "--timesteps",
+        type=int_at_least(1),
+        default=None,
+        help="total learner steps (PPO collects whole rollouts of n_steps x n_envs, so the run may end a little past it)",
+    )
     p.add_argument("--opponents", default=None, help="comma list, e.g. random,heuristic,self")
     p.add_argument("--seed", type=int_at_least(0), default=None)
     p.add_argument("--n-envs", type=int_at_least(1), default=None, help="parallel envs")
@@ -78,7 +83,13 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     name = get_game(args.env).name
     out = Path(args.out or f"runs/{name}")
     cfg = TrainConfig(env=name, out=str(out))
-    if args.resume and (out / "config.yaml").exists():
+    if args.resume and getattr(args, "backend", "sb3") == "rllib":
+        raise ValueError("--resume is for --backend sb3 runs; an RLlib run starts afresh in --out")
+    if args.resume and not (out / "config.yaml").exists():
+        raise ValueError(
+            f"--resume: no run to continue in {str(out)!r} (no config.yaml there); drop --resume to start one"
+        )
+    if args.resume:
         cfg = merge(cfg, read_yaml(out / "config.yaml"), str(out / "config.yaml"))
     else:
         path = args.config or default_config_path(name)

@@ -50,5 +50,8 @@ def to_array(img: Any) -> np.ndarray:
 
 
 def save_png(array: np.ndarray, path: str) -> None:
-    """Write an ``rgb_array`` frame as PNG."""
+    """Write an ``rgb_array`` frame as PNG (missing parent folders are created)."""
+    from pathlib import Path
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(array).save(path)

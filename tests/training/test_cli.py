@@ -180,6 +180,36 @@ def test_a_bad_number_or_bot_parameter_is_named(args: tuple[str, ...], message: 
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
 
 
+def test_missing_runs_and_models_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path that names nothing is a usage error (exit 2) saying so: ``--resume`` with no run
+    in ``--out`` (it used to start a new run silently), ``--curve`` on a folder that holds no
+    run (it used to draw an empty plot), and a missing model when the env is inferred from it.
+    In-process: the same ``main`` the console script runs, without a subprocess each."""
+    from training.cli import main
+
+    cases = [
+        (["train", *env_args(), "--out", str(tmp_path / "none"), "--resume"], "--resume: no run to continue"),
+        (
+            ["train", *env_args(), "--out", str(tmp_path / "rl"), "--resume", "--backend", "rllib"],
+            "--resume is for",
+        ),
+        (["eval", "--curve", str(tmp_path / "none")], "is not a training run"),
+        (["eval", "--players", str(tmp_path / "none.zip"), "random"], "no model at"),
+    ]
+    for args, message in cases:
+        assert main(args) == 2, args
+        assert message in capsys.readouterr().err, args
+    assert not (tmp_path / "none").exists() and not (tmp_path / "rl").exists()
+
+
+def test_render_creates_the_output_folder(tmp_path: Path) -> None:
+    from training.cli import main
+
+    out = tmp_path / "a" / "b" / "pos.png"
+    assert main(["render", *env_args(), "--steps", "3", "--out", str(out)]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
 def test_same_seed_same_run(tmp_path: Path) -> None:
     """Two runs with one seed give identical weights (self-play and evaluation included)."""
     import torch

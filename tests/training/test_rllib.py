@@ -154,6 +154,15 @@ def test_train_writes_a_loadable_run(trained_run: Path) -> None:
 
 
 @needs_game
+def test_a_run_loads_from_a_relative_path(trained_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``eightfold eval --players runs/rl ...`` names the run relative to the working folder;
+    RLlib reads checkpoint paths as URIs, where a relative path has no scheme."""
+    monkeypatch.chdir(trained_run.parent)
+    policy = RLlibPolicy.load(Path(trained_run.name))
+    assert policy.game.num_actions > 0
+
+
+@needs_game
 def test_trained_policy_plays_only_legal_actions(trained_run: Path) -> None:
     """Full games against random through the PettingZoo env (an illegal move would end the
     game with -1 under TerminateIllegalWrapper: checked against the mask at every step)."""

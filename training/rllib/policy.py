@@ -67,7 +67,9 @@ class RLlibPolicy(ProbabilityPlayer):
 
             game = get_game(meta["game"]).game_class()(**meta.get("params", {}))
         assert game is not None
-        return cls(RLModule.from_checkpoint(str(module_dir)), game, deterministic, name=str(run_dir))
+        # RLlib reads a checkpoint path as a URI: a relative one has no scheme and fails
+        module = RLModule.from_checkpoint(str(module_dir.resolve()))
+        return cls(module, game, deterministic, name=str(run_dir))
 
     def probabilities(self, state: GameState, seat: int) -> np.ndarray:
         """Masked action probabilities of the policy for ``seat`` (the seat to act)."""
