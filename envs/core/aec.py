@@ -31,6 +31,14 @@ from envs.core.game import Game, GameState
 RENDER_MODES = ("ansi", "rgb_array", "human")
 
 
+def _index(action: Any) -> int:
+    """``action`` as an int index: Python and numpy integers; ``TypeError`` for anything else,
+    ``True`` / ``False`` included (a bool is an int to Python, never an action here)."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError("a bool is not an action index")
+    return operator.index(action)
+
+
 class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
     """PettingZoo AEC environment over an eightfold engine (see module docstring)."""
 
@@ -95,7 +103,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         :meth:`step`, it takes an int or a numpy integer and raises ``ValueError`` for anything
         else (a string or a float is never converted to an index)."""
         try:
-            index = operator.index(action)
+            index = _index(action)
         except TypeError:
             raise ValueError(f"action_to_string needs an integer action index, got {action!r}") from None
         if self._state is None:
@@ -183,7 +191,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         try:
-            index = operator.index(action)  # ints and numpy integers; never a float rounded down
+            index = _index(action)  # ints and numpy integers; never a float rounded down
         except TypeError:
             raise ValueError(
                 f"action must be an integer index in [0, {self.n_actions}), got {action!r}"

@@ -94,13 +94,13 @@ def test_notation_reading_rule(name: str) -> None:
 @pytest.mark.parametrize("name", available_games())
 def test_action_to_string_takes_integer_indices_only(name: str) -> None:
     """``env.unwrapped.action_to_string`` reads ints and numpy integers as ``step`` does; a
-    string, float or ``None`` is a ``ValueError``, never converted to an index."""
+    string, float, bool or ``None`` is a ``ValueError``, never converted to an index."""
     env = GAMES[name].env()
     env.reset(seed=0)
     raw = env.unwrapped
     a = int(np.flatnonzero(raw.state.legal_mask())[0])
     assert raw.action_to_string(np.int64(a)) == raw.action_to_string(a) == raw.state.action_to_string(a)
-    for bad in (str(a), float(a), None):
+    for bad in (str(a), float(a), None, True):
         with pytest.raises(ValueError, match="integer action index"):
             raw.action_to_string(bad)
 
@@ -243,13 +243,13 @@ def test_from_dict_rng_bit_generator_not_a_name(name: str) -> None:
 
 @pytest.mark.parametrize("name", available_games())
 def test_raw_env_action_must_be_an_integer(name: str) -> None:
-    """The unwrapped env takes ints and numpy integers; a float, a string or None is a
+    """The unwrapped env takes ints and numpy integers; a float, a string, a bool or None is a
     ValueError, never rounded or parsed into some other move."""
     raw = GAMES[name].raw_env_class()()
     raw.reset(seed=0)
     legal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[0])
     before = raw.state.to_dict()
-    for junk in (legal + 0.5, float(legal), str(legal), None, [legal]):
+    for junk in (legal + 0.5, float(legal), str(legal), None, [legal], True, np.False_):
         with pytest.raises(ValueError, match="action must be an integer index"):
             raw.step(junk)
         assert raw.state.to_dict() == before  # nothing was played
