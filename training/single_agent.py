@@ -218,7 +218,12 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         state = self.state
-        a = int(action)
+        arr = np.asarray(action)
+        if arr.size != 1 or arr.dtype.kind not in "iu":  # never a float rounded, nor a bool
+            raise ValueError(
+                f"action must be one integer index in [0, {self.game.num_actions}), got {action!r}"
+            )
+        a = int(arr.reshape(()))
         if not 0 <= a < self.game.num_actions or not state.legal_mask()[a]:
             # as PettingZoo's TerminateIllegalWrapper: the episode ends, the mover is penalised
             self._done = True

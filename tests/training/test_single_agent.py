@@ -112,6 +112,23 @@ def test_illegal_action_ends_the_episode_with_a_penalty() -> None:
         env.step(0)
 
 
+def test_an_action_that_is_no_integer_is_refused() -> None:
+    """A float (never rounded to a move), a bool or several values are a ``ValueError`` and play
+    nothing; an int, a numpy integer or a one-element integer array (what SB3 hands over) is an
+    action."""
+    game = ToyGame(num_players=2)
+    env = random_view(game)
+    env.reset(seed=0)
+    before = env.state.to_dict()
+    for junk in (0.0, 1.5, True, np.array([0, 1]), "0", None):
+        with pytest.raises(ValueError, match="one integer index"):
+            env.step(junk)
+        assert env.state.to_dict() == before
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    env.step(np.array([legal]))
+    assert env.state.to_dict() != before
+
+
 def test_seat_is_random_per_episode_or_fixed() -> None:
     game = ToyGame(num_players=4)
     env = random_view(game)
