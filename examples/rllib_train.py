@@ -5,7 +5,8 @@
     ray start --head && python examples/rllib_train.py --address auto --num-env-runners 8
 
 The same as ``eightfold train over_and_out --backend rllib --param num_players=2 --opponents random``;
-the trained run is then played with ``eightfold play over_and_out --vs <run dir>``.
+the trained run is then played with ``eightfold play over_and_out --param num_players=2 --vs <run dir>``
+(name the parameters it was trained with: ``play`` sets the game up from its own flags).
 """
 
 from __future__ import annotations

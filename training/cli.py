@@ -1,7 +1,10 @@
 """The ``eightfold`` command line.
 
 eightfold list                                  envs, variants, parameters, bots
+eightfold train <env> [--param k=v] [--set k=v]  MaskablePPO (training/train.py)
+eightfold eval [<env>] --players A B ...        tournaments, intervals, Elo (training/evaluate.py)
 eightfold play <env> [--param k=v] --random     watch a seeded random game in the terminal
+eightfold play <env> --vs <bot|model>           play by notation against a bot or a model
 eightfold render <env> [--steps N] --out x.png  an image of a position
 eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3
 """

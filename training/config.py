@@ -136,6 +136,53 @@ class TrainConfig:
             raise ValueError("opponents must name at least one opponent")
         if any(float(w) <= 0 for w in self.opponents.values()):
             raise ValueError(f"opponent weights must be > 0, got {self.opponents}")
+        if not isinstance(self.eval_opponents, list):
+            raise ValueError(
+                f"eval_opponents must be a list of bot specs (YAML list, or --set "
+                f'\'eval_opponents=["random", "heuristic"]\'), got {self.eval_opponents!r}'
+            )
+        self._validate_for_game()
+
+    def _validate_for_game(self) -> None:
+        """The options that depend on the game: ``env`` and ``params`` (the game's own checks),
+        ``seat``, and every player named (``opponents``, ``partner``, ``eval_opponents``,
+        ``pretrain_teacher``): a bot spec of the game's table, a saved model that exists, an
+        RLlib run, or ``self`` where past selves may play."""
+        from envs.core.bots import make_bot
+        from envs.core.registry import get_game
+        from training.players import game_bots, is_model_spec
+        from training.rllib.common import is_rllib_spec
+
+        entry = get_game(self.env)
+        game = entry.game_class()(**self.params)
+        bots = game_bots(entry)
+        n = game.num_players
+        if self.seat is not None and not 0 <= int(self.seat) < n:
+            raise ValueError(
+                f"seat must be in [0, {n - 1}] for {n} player(s), or null (drawn), got {self.seat!r}"
+            )
+
+        def check(option: str, spec: Any, allow_self: bool = False) -> None:
+            if not isinstance(spec, str) or not spec.strip():
+                raise ValueError(f"{option}: expected a bot spec or a model path, got {spec!r}")
+            if (allow_self and spec == "self") or is_rllib_spec(spec):
+                return
+            if is_model_spec(spec):
+                if not Path(spec.strip()).is_file():
+                    raise ValueError(f"{option}: no model at {spec!r}")
+                return
+            try:
+                make_bot(game, spec, dict(bots))
+            except ValueError as exc:
+                raise ValueError(f"{option}: {exc}") from None
+
+        for spec in self.opponents:
+            check("opponents", spec, allow_self=True)
+        if self.partner is not None:
+            check("partner", self.partner, allow_self=True)
+        for spec in self.eval_opponents:
+            check("eval_opponents", spec)
+        check("pretrain_teacher", self.pretrain_teacher)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -10,8 +10,8 @@ Players are bot specs (``random``, ``heuristic``, ``mcts:sims=100``) or saved mo
 the other seats are the second player (for more than two seats both directions are played
 in ``all`` mode; in solo games both play every deal, head to head). Output: a table with
 95% Wilson intervals, mean placement, Elo (Bradley-Terry), plus ``--json`` and ``--plot``
-files. Games run in ``--workers`` processes (from 40 games on; fewer are played
-in-process).
+files. Games run in ``--workers`` processes once the whole tournament holds 40 games or more
+(all pairings together; fewer are played in-process).
 """
 
 from __future__ import annotations

@@ -3,9 +3,12 @@
 A policy that starts from random weights spends most of a short budget rediscovering what
 the game's scripted ``heuristic`` already knows (which placement scores, which card pays).
 With ``pretrain_samples: N`` the run first plays ``N`` learner decisions in the very
-single-agent view PPO will train in (same opponents, same seat draw, same rewards,
-shaping included), with the **teacher** bot (``pretrain_teacher``, any bot spec of the
-game's table) choosing the learner's moves, then fits the fresh policy to them:
+single-agent view PPO will train in (same seat draw, same rewards, shaping included; the
+same opponents except ``self``, whose pool holds no snapshot yet: its share goes to the other
+groups by their weights, or to the ``random`` fallback when ``self`` is alone, and a
+``partner: self`` partner is the random bot), with the **teacher** bot (``pretrain_teacher``,
+any bot spec of the game's table) choosing the learner's moves, then fits the fresh policy to
+them:
 
 * the actor by masked cross-entropy to the teacher's choices. A scoring teacher
   (:class:`~envs.core.bots.ScoringBot`: every ``greedy`` / ``heuristic`` of this suite but

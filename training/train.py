@@ -11,8 +11,9 @@ written to ``<out>/config.yaml``. A run directory holds::
     tb/                TensorBoard logs (``tensorboard --logdir runs``)
     monitor/           per-env episode logs (rewards, lengths, outcome, placement)
     eval.jsonl         periodic evaluation against the baselines
+    pretrain.json      the behaviour-cloning warm start (demonstrations, fit per epoch), if any
     train_summary.json steps, wall time, throughput;  final_eval.json/.png with --eval-games
-    learning_curve.png episode return and win rates against the timesteps
+    learning_curve.png episode return and win rates against the timesteps (drawn by the command)
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
 uses a fixed number of threads).
@@ -218,10 +219,18 @@ def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any, pretraine
                 at_start=pretrained,
             )
         )
-    groups = [g for g, on in (("self", "self" in cfg.opponents), ("partner", cfg.partner == "self")) if on]
+    groups = selfplay_groups(cfg, game)
     if groups:
         cbs.append(SelfPlayCallback(out / "pool", cfg.snapshot_every, groups))
     return cbs
+
+
+def selfplay_groups(cfg: TrainConfig, game: Any) -> list[str]:
+    """The pools that receive the learner's frozen snapshots: ``self`` (opponents) when the
+    config names it and the game has opponents (a solo game has none: its ``opponents`` are
+    ignored), ``partner`` when the 2v2 partner is played by past selves."""
+    groups = ["self"] if "self" in cfg.opponents and game.num_players > 1 else []
+    return groups + (["partner"] if cfg.partner == "self" else [])
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> Path:
@@ -233,6 +242,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     from training.callbacks import load_pool
     from training.policies import describe
 
+    cfg.validate()  # before anything is written: a bad option leaves no half-made run behind
     out = Path(cfg.out)
     save_config(cfg, out)
     torch.set_num_threads(cfg.torch_threads)
@@ -243,9 +253,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     start_from = latest_model(out) if resume else None
     if start_from is not None:
         model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"))
-        groups = ["self"] if "self" in cfg.opponents else []
-        groups += ["partner"] if cfg.partner == "self" else []
-        load_pool(vec, out / "pool", groups, cfg.pool_size)
+        load_pool(vec, out / "pool", selfplay_groups(cfg, game), cfg.pool_size)
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")
     else:
         model = build_model(cfg, vec, out)

@@ -55,7 +55,10 @@ class Config:
     allow_reposition: bool = field(default=False, metadata={"help": "OCT-49: a turn may move a prong"})
     edgeless: bool = field(default=False, metadata={"help": "OCT-50: the board is a torus"})
     capture_to_reserve: bool = field(
-        default=False, metadata={"help": "OCT-51 (X only): own pods captured by their owner go to reserve"}
+        default=False,
+        metadata={
+            "help": "OCT-51 (X only; ignored in basic): own pods captured by their owner go to reserve"
+        },
     )
     repetition_draw: bool = field(default=False, metadata={"help": "OCT-52: threefold repetition is a draw"})
 

@@ -35,13 +35,20 @@ class Config:
     """Parameters of spec §6."""
 
     num_players: int = field(default=2, metadata={"help": "1 (solo mode), 2, 3 or 4"})
-    teams: bool = field(default=False, metadata={"help": "2v2 teams (needs num_players=4)"})
-    secret_cards: bool = field(default=True, metadata={"help": "False = trial run without cards (OGO-59)"})
-    blind: bool = field(default=False, metadata={"help": "every match under blind-match rules (OGO-53)"})
+    teams: bool = field(default=False, metadata={"help": "2v2 teams (needs num_players=4; ignored in solo)"})
+    secret_cards: bool = field(
+        default=True, metadata={"help": "False = trial run without cards (OGO-59; solo has none)"}
+    )
+    blind: bool = field(
+        default=False,
+        metadata={"help": "every match under blind-match rules (OGO-53; solo runs blind anyway)"},
+    )
     head_in_the_clouds: bool = field(
         default=False, metadata={"help": "must-score / must-8 not enforced (OGO-58)"}
     )
-    episode: str = field(default="game", metadata={"help": "'game' (to target_score) or 'match' (one match)"})
+    episode: str = field(
+        default="game", metadata={"help": "'game' (to target_score) or 'match' (one match); ignored in solo"}
+    )
     target_score: int = field(default=24, metadata={"help": "game total that ends the game (OGO-52)"})
     max_matches: int = field(default=30, metadata={"help": "regular matches before truncation"})
     eight_lobes: str = field(

@@ -202,6 +202,20 @@ def test_missing_runs_and_models_are_usage_errors(tmp_path: Path, capsys: pytest
     assert not (tmp_path / "none").exists() and not (tmp_path / "rl").exists()
 
 
+def test_solo_training_with_the_configs_opponents(tmp_path: Path) -> None:
+    """``configs/otto_octopus.yaml`` names ``self`` among the opponents; a solo game has none,
+    so no snapshot is taken for an opponent pool (it used to fail: "this env has no opponent
+    pool"), and the run trains and resumes."""
+    from training.cli import main
+
+    args = ["train", "otto_octopus", "--param", "num_players=1", "--out", str(tmp_path), "--no-progress",
+            "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "pretrain_samples=0",
+            "--set", "snapshot_every=128", "--set", "eval_every=0", "--set", "n_envs=2"]  # fmt: skip
+    assert main([*args, "--timesteps", "256"]) == 0
+    assert not list((tmp_path / "pool").glob("snap_*.zip"))
+    assert main([*args, "--timesteps", "512", "--resume"]) == 0
+
+
 def test_render_creates_the_output_folder(tmp_path: Path) -> None:
     from training.cli import main
 

@@ -83,6 +83,30 @@ def test_an_option_out_of_range_is_named(key: str, value: Any, message: str) -> 
         cfg.validate()
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"eval_opponents": "random"}, r"eval_opponents must be a list of bot specs"),
+        ({"eval_opponents": ["random", "nonsense"]}, r"eval_opponents: unknown bot 'nonsense'"),
+        ({"pretrain_teacher": "nope"}, r"pretrain_teacher: unknown bot 'nope'"),
+        ({"opponents": {"mcts:foo=1": 1.0}}, r"opponents: unknown parameter\(s\) \['foo'\] for bot 'mcts'"),
+        ({"partner": "missing.zip"}, r"partner: no model at 'missing.zip'"),
+        ({"params": {"num_players": 2}, "seat": 2}, r"seat must be in \[0, 1\] for 2 player\(s\)"),
+        ({"params": {"num_players": 99}}, r"num_players must be"),
+        ({"env": "chess"}, r"unknown game 'chess'"),
+    ],
+)
+def test_a_player_seat_or_game_option_is_checked_against_the_game(
+    options: dict[str, Any], message: str
+) -> None:
+    """Checked before a run starts (no half-made run folder): every player an option names is
+    a bot of the game's table (with valid parameters), an existing model or ``self``; the
+    seat exists; the game and its parameters are valid."""
+    cfg = merge(TrainConfig(env="over_and_out"), options, "test")
+    with pytest.raises(ValueError, match=message):
+        cfg.validate()
+
+
 def test_zero_turns_evaluations_off_and_no_hidden_layers_is_allowed() -> None:
     merge(
         TrainConfig(), {"eval_every": 0, "eval_games": 0, "final_eval_games": 0, "net_arch": []}, "t"
