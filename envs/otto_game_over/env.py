@@ -6,6 +6,10 @@ markers; closing an 8 ends the match 8-nil. Secret cards bend the rules. Matches
 played until a team reaches ``target_score`` (24). Binding rules: ``rules/otto_game_over.md``
 in the shared folder (rule IDs OGO-01..64 are cited by ``tests/otto_game_over``).
 
+    from envs import otto_game_over_v0
+    env = otto_game_over_v0.env(num_players=4, teams=True)   # 2v2
+    env.reset(seed=0)
+
 Agents and turns
 ----------------
 ``player_0 .. player_{n-1}`` clockwise; in 2v2 team A = seats 0 and 2, team B = 1 and 3.
