@@ -45,8 +45,18 @@ BIT_GENERATORS: dict[str, Any] = {
 
 
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
-    """The generator's full state as a JSON-serialisable dict."""
-    return dict(rng.bit_generator.state)
+    """The generator's full state as a JSON-serialisable dict (the array states of SFC64,
+    Philox and MT19937 as lists; PCG64's is plain ints already)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return value.tolist()
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        return value
+
+    out: dict[str, Any] = plain(dict(rng.bit_generator.state))
+    return out
 
 
 def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
@@ -219,7 +229,8 @@ class Game(ABC, Generic[C, S]):
     @property
     @abstractmethod
     def max_game_length(self) -> int:
-        """Upper bound on agent steps in one episode (truncation included)."""
+        """Upper bound on the decisions (``apply`` calls) of one game, truncation included.
+        Through the AEC env an episode adds at most one dead step per agent to it."""
 
     # ------------------------------------------------------------- functions
     @abstractmethod
@@ -234,7 +245,10 @@ class Game(ABC, Generic[C, S]):
         """A state that ``seat`` cannot tell apart from ``state``.
 
         Everything hidden from ``seat`` is re-dealt at random from ``rng`` consistently
-        with what ``seat`` knows. Games without hidden information return a clone.
+        with what ``seat`` knows, and the state gets a fresh generator drawn from ``rng`` (future
+        chance is unknown too). The default, a plain clone, is for games with neither hidden
+        information nor chance (Octi); a game with chance but nothing hidden should still
+        give the clone a fresh generator.
         """
         return state.clone()  # type: ignore[return-value]
 

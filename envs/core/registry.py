@@ -56,8 +56,10 @@ GAMES: dict[str, GameEntry] = {
 
 
 def get_game(name_or_id: str) -> GameEntry:
-    """Look a game up by short name (``octi``), env id (``eightfold/octi-v0``) or module name."""
+    """Look a game up by short name (``octi``), env id (``eightfold/octi-v0``) or module name
+    (``octi_v0``, ``envs.octi_v0``)."""
     key = name_or_id.strip()
+    key = key.removeprefix("envs.")
     if key.startswith(NAMESPACE + "/"):
         key = key[len(NAMESPACE) + 1 :]
     if key.endswith("-v0") or key.endswith("_v0"):

@@ -241,5 +241,9 @@ def state_from_dict(d: Mapping[str, Any]) -> State:
         raise ValueError(f"malformed position: {exc!r}") from exc
     if truncated and not st.over:
         raise ValueError("a truncated state must be over (position['to_move'] == -1)")
+    if not st.over and steps >= config.max_steps:  # a running game is truncated at max_steps
+        raise ValueError(
+            f"state dict 'steps' = {steps} reaches max_steps = {config.max_steps} in a game still running"
+        )
     st.steps, st.truncated = steps, truncated
     return st

@@ -17,6 +17,25 @@ REWARD_MODES = ("placement", "winner_only")
 MAX_KIND_COUNT = 1_000_000
 
 
+class DeckCounts(dict[str, int]):
+    """``Config.deck_counts``: a dict (JSON, ``==`` and ``asdict`` treat it as one) that refuses
+    to change, so the frozen ``Config`` stays frozen (its hash and cached ``counts`` with it)."""
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("Config.deck_counts is read-only; build a new Config with other deck_counts")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickle / copy: rebuilt from a plain dict
+        return (type(self), (dict(self),))
+
+    def __copy__(self) -> DeckCounts:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DeckCounts:
+        return self
+
+
 def _check_deck_counts(value: object, min_total: int) -> dict[str, int]:
     """Validate ``deck_counts``; return it completed to every token, in action-space order."""
     if not isinstance(value, Mapping):
@@ -62,7 +81,7 @@ class Config:
         check_int("num_players", self.num_players, 2, 8)
         check_int("starting_chips", self.starting_chips, 1, 4)
         counts = _check_deck_counts(self.deck_counts, self.starting_chips * self.num_players)
-        object.__setattr__(self, "deck_counts", counts)
+        object.__setattr__(self, "deck_counts", DeckCounts(counts))
         check_choice("minus10_rule", self.minus10_rule, MINUS10_RULES)
         check_choice("reward_mode", self.reward_mode, REWARD_MODES)
         check_int("max_plays", self.max_plays, 1)

@@ -499,7 +499,7 @@ def test_plain_reads_numpy_scalars_everywhere() -> None:
 
 def test_get_game_accepts_every_documented_spelling() -> None:
     """Short name, env id or ``<name>_v0`` module name, surrounding spaces ignored."""
-    for key in ("octi", " octi ", "eightfold/octi-v0", "octi_v0", "octi-v0"):
+    for key in ("octi", " octi ", "eightfold/octi-v0", "octi_v0", "octi-v0", "envs.octi_v0"):
         assert get_game(key).name == "octi"
     with pytest.raises(ValueError, match="unknown game"):
         get_game("chess")

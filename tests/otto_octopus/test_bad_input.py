@@ -176,3 +176,15 @@ def test_apply_bad_actions() -> None:
     assert st.is_terminal()
     with pytest.raises(ValueError, match="over"):
         st.apply(parse_action("pass"))
+
+
+def test_a_running_state_past_max_steps_is_refused() -> None:
+    """``from_dict``: a game still running whose step count already reached ``max_steps``
+    cannot exist (the engine truncates it at that step), so it is a ``ValueError``."""
+    game = OttoOctopusGame(num_players=2, max_steps=50)
+    st = game.new_initial_state(np.random.default_rng(0))
+    d = st.to_dict()
+    assert type(st).from_dict(d).to_dict() == d
+    d["steps"] = 50
+    with pytest.raises(ValueError, match="reaches max_steps"):
+        type(st).from_dict(d)

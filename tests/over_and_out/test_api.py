@@ -165,3 +165,27 @@ def test_renderers(tmp_path: object) -> None:
     e.reset(seed=1)
     img = e.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.std() > 0
+
+
+def test_config_deck_counts_cannot_be_changed_in_place() -> None:
+    """The Config is frozen, ``deck_counts`` included: an in-place change would bypass the
+    validation and leave the hash and the cached per-kind counts stale. It still reads, pickles
+    and serialises as a plain dict."""
+    import copy
+    import json
+    import pickle
+
+    from envs.over_and_out.config import Config
+
+    config = Config(num_players=2)
+    for change in (
+        lambda d: d.__setitem__("0", -5),
+        lambda d: d.update({"0": 3}),
+        lambda d: d.pop("0"),
+        lambda d: d.clear(),
+    ):
+        with pytest.raises(TypeError, match="read-only"):
+            change(config.deck_counts)
+    assert config.deck_counts["0"] == 8 and json.loads(json.dumps(config.deck_counts))["0"] == 8
+    for twin in (pickle.loads(pickle.dumps(config)), copy.deepcopy(config)):
+        assert twin == config and hash(twin) == hash(config)
