@@ -70,12 +70,24 @@ class PolicyPlayer(ProbabilityPlayer):
 
     @classmethod
     def load(cls, path: str, game: Game[Any, Any], deterministic: bool = False) -> PolicyPlayer:
+        """Load a saved model. sb3's ``load`` re-seeds the process-wide ``random``, numpy and
+        torch generators with the model's seed; their states are put back afterwards, so a
+        snapshot loaded into the learner's own process (``vec_env: dummy``) leaves the run's
+        random stream where it was (as in ``subproc``, where the load happens elsewhere)."""
+        import random
+
+        import torch
         from sb3_contrib import MaskablePPO
 
+        kept = (random.getstate(), np.random.get_state(), torch.get_rng_state())
         try:
             model = MaskablePPO.load(path, device="cpu")
         except FileNotFoundError as exc:
             raise ValueError(f"no model at {path!r}") from exc
+        finally:
+            random.setstate(kept[0])
+            np.random.set_state(kept[1])
+            torch.set_rng_state(kept[2])
         return cls(model.policy, game, deterministic=deterministic, name=path)
 
     def probabilities(self, state: GameState, seat: int) -> np.ndarray:

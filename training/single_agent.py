@@ -46,17 +46,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.game import Game, GameState
+from envs.core.game import Game, GameState, team_seats
 from training.players import OpponentPool, Player
 
 _MAX_REDEALS = 100
-
-
-def team_seats(game: Game[Any, Any], seat: int) -> frozenset[int]:
-    """``seat`` and its partner in a 2v2 game (partners sit opposite), else just ``seat``."""
-    if bool(getattr(game.config, "teams", False)) and game.num_players == 4:
-        return frozenset({seat, (seat + 2) % 4})
-    return frozenset({seat})
 
 
 def placement(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()) -> float:

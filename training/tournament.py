@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game
+from envs.core.game import Game, team_seats
 from training.players import Player
-from training.single_agent import outcome, placement, team_seats
+from training.single_agent import outcome, placement
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.core.game import Game
+from envs.core.game import Game, team_seats
 
 
 def play_game(
@@ -66,8 +66,9 @@ def play_match(
 ) -> MatchResult:
     """``games`` games with ``bots`` rotated through the seats (game g: bots[0] sits in seat g mod n).
 
-    A game counts as a win for ``bots[0]`` when its return is the strict maximum of the table,
-    a draw when it shares the maximum, a loss otherwise.
+    A game counts as a win for ``bots[0]`` when its return beats every rival's, a draw when
+    it ties the best of them, a loss otherwise; in a 2v2 game the partner seat opposite
+    (:func:`~envs.core.game.team_seats`, which shares the team's return) is no rival.
     """
     n = game.num_players
     res = MatchResult()
@@ -76,12 +77,13 @@ def play_match(
         seated = [bots[(s - shift) % n] for s in range(n)]
         ret = play_game(game, seated, seed=seed * 1_000_003 + g, options=options)
         mine = ret[shift]
-        best = ret.max()
+        team = team_seats(game, shift)
+        best = max(float(ret[s]) for s in range(n) if s not in team) if n > len(team) else float(mine)
         res.games += 1
         res.returns.append(float(mine))
         if mine < best - 1e-9:
             res.losses += 1
-        elif int(np.sum(ret >= best - 1e-9)) > 1:
+        elif mine <= best + 1e-9:
             res.draws += 1
         else:
             res.wins += 1

@@ -102,12 +102,15 @@ class ScoringBot(Bot):
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"mcts:sims=200,rollout=random"`` -> ``("mcts", {"sims": 200, "rollout": "random"})``."""
     name, _, rest = spec.strip().partition(":")
+    name = name.strip()
     params: dict[str, Any] = {}
     if rest:
         for item in rest.split(","):
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
                 raise ValueError(f"malformed bot parameter {item!r} in {spec!r}; expected key=value")
+            if key.strip() in params:
+                raise ValueError(f"bot parameter {key.strip()!r} given twice in {spec!r}")
             params[key.strip()] = _parse_value(value.strip())
     if not name:
         raise ValueError(f"malformed bot spec {spec!r}; expected name[:key=value,...]")

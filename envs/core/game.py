@@ -44,6 +44,14 @@ BIT_GENERATORS: dict[str, Any] = {
 """Bit generators a serialised state may name (nothing else of ``np.random`` is reachable)."""
 
 
+def team_seats(game: Game[Any, Any], seat: int) -> frozenset[int]:
+    """``seat`` and its partner in a 2v2 game (``config.teams`` with 4 players: partners sit
+    opposite and share the team's return), else just ``seat``."""
+    if bool(getattr(game.config, "teams", False)) and game.num_players == 4:
+        return frozenset({seat, (seat + 2) % 4})
+    return frozenset({seat})
+
+
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     """The generator's full state as a JSON-serialisable dict (the array states of SFC64,
     Philox and MT19937 as lists; PCG64's is plain ints already)."""

@@ -218,10 +218,10 @@ def _positive(name: str, value: Any, kind: type, allow_none: bool = True, zero: 
     """``value`` as a positive (or, with ``zero``, non-negative) ``kind``; ``ValueError`` otherwise."""
     if value is None and allow_none:
         return None
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if not ok or value < 0 or (value == 0 and not zero) or (kind is int and not float(value).is_integer()):
         sign = "non-negative" if zero else "positive"
-        raise ValueError(f"mcts: {name} must be a {sign} {kind.__name__}, got {value!r}")
+        raise ValueError(f"mcts: {name} must be a finite {sign} {kind.__name__}, got {value!r}")
     return kind(value)
 
 
@@ -241,6 +241,8 @@ class MCTSBot(Bot):
     Defaults: a game may declare its tuned settings as ``mcts_defaults`` (a dict of these
     parameters, measured in its doc page); they replace ``CORE_DEFAULTS``, and every parameter
     given here (or in a spec, ``mcts:c=0.5``) replaces both. ``self.params`` holds the result.
+    With ``depth=0`` (the tuned default of Octi, OTTO Game Over and Otto the Octopus) no
+    rollout is played, so ``rollout`` and ``epsilon`` change nothing until ``depth`` >= 1.
     """
 
     name = "mcts"
@@ -270,7 +272,7 @@ class MCTSBot(Bot):
         self.sims: int | None = _positive("sims", sims, int)
         self.time: float | None = _positive("time", time, float)
         if self.sims is None and self.time is None:
-            self.sims = 200
+            self.sims = p["sims"] = 200  # the budget in force, as params reports it
         self.c: float = _positive("c", c, float, allow_none=False)
         evaluate = getattr(game, "evaluate", None)
         self.evaluate: Callable[[GameState], np.ndarray] | None = evaluate if callable(evaluate) else None
@@ -283,10 +285,18 @@ class MCTSBot(Bot):
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
         self.rollout_bot = _rollout_bot(game, rollout)
-        prior_bot = None if prior == "none" else _rollout_bot(game, prior)
-        if prior_bot is not None and not isinstance(prior_bot, ScoringBot):
-            raise ValueError(f"mcts: prior {prior!r} must be a scoring bot of the game's table or 'none'")
-        self.prior_bot: ScoringBot | None = prior_bot
+        self.prior_bot: ScoringBot | None = None
+        if prior != "none":
+            try:
+                candidate = None if prior == "random" else _rollout_bot(game, prior)
+            except ValueError:
+                candidate = None
+            if not isinstance(candidate, ScoringBot):
+                raise ValueError(
+                    f"mcts: prior must be 'none' or a scoring bot of the game's table "
+                    f"(one of {_prior_names(game)}), got {prior!r}"
+                )
+            self.prior_bot = candidate
         self.bias_weight: float = _positive("bias", bias, float, allow_none=False, zero=True)
         self.widen: float = _positive("widen", widen, float, allow_none=False, zero=True)
         if self.widen > 0 and self.prior_bot is None:
@@ -469,6 +479,18 @@ def share_values(strength: np.ndarray, mean: float, low: float, high: float) -> 
     p = z / z.sum()
     c = max(0.0, min((high - mean) / (1.0 - 1.0 / m), (mean - low) * m))
     return np.asarray(mean + c * (p - 1.0 / m), dtype=np.float64)
+
+
+def _prior_names(game: Game[Any, Any]) -> list[str]:
+    """``"none"`` and the scoring bots of the game's table (what ``prior`` accepts)."""
+    from envs.core.registry import get_game
+
+    try:
+        table = get_game(game.name).bots()
+    except (ValueError, ImportError, AttributeError):
+        return ["none"]
+    scoring = [n for n, f in table.items() if isinstance(f, type) and issubclass(f, ScoringBot)]
+    return ["none", *sorted(scoring)]
 
 
 def _rollout_bot(game: Game[Any, Any], rollout: str | Bot) -> Bot | None:

@@ -6,6 +6,7 @@ Bots never read hidden information: whatever they simulate runs on
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -169,7 +170,10 @@ class HeuristicBot(ScoringBot):
 
     def __init__(self, game: Game[Any, Any], card_margin: float = 1.5) -> None:
         super().__init__(game)
-        self.card_margin = card_margin
+        ok = isinstance(card_margin, (int, float)) and not isinstance(card_margin, bool)
+        if not ok or not math.isfinite(card_margin):
+            raise ValueError(f"heuristic: card_margin must be a finite number, got {card_margin!r}")
+        self.card_margin = float(card_margin)
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
         assert isinstance(state, State)

@@ -525,3 +525,35 @@ def test_ucb_explores_by_availability_not_by_parent_visits() -> None:
     child, action, expanded = bot._select(node, world, 0, np.random.default_rng(0))
     assert (action, expanded, child is often) == (0, False, True)
     assert (often.avail, rare.avail) == (101, 4)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:c=nan", "c must be a finite positive float"),
+        ("mcts:bias=nan", "bias must be a finite non-negative float"),
+        ("mcts:time=nan", "time must be a finite positive float"),
+        ("mcts:time=inf", "time must be a finite positive float"),
+        ("mcts:epsilon=nan", r"epsilon must be a number in \[0, 1\]"),
+        ("mcts:prior=foo", r"prior must be 'none' or a scoring bot .*\['none', 'greedy', 'heuristic'\]"),
+        ("mcts:prior=random", r"prior must be 'none' or a scoring bot"),
+        ("mcts:sims=3,sims=5", "bot parameter 'sims' given twice"),
+    ],
+)
+def test_a_bad_mcts_spec_is_refused_at_once(spec: str, message: str) -> None:
+    """A non-finite number (which used to hang ``act`` with ``time=inf`` or fail mid-search),
+    a prior that is no scoring bot (``random`` was silently no prior) and a repeated key are
+    ``ValueError`` when the bot is made, naming the parameter and what it allows."""
+    from envs.core.registry import get_game
+
+    entry = get_game("over_and_out")
+    with pytest.raises(ValueError, match=message):
+        make_bot(entry.game_class()(num_players=2), spec, dict(entry.bots()))
+
+
+def test_spec_name_is_trimmed_and_params_report_the_budget_in_force() -> None:
+    from envs.core.registry import get_game
+
+    entry = get_game("over_and_out")
+    bot = make_bot(entry.game_class()(num_players=2), " mcts :c=0.5", dict(entry.bots()))
+    assert isinstance(bot, MCTSBot) and bot.params["sims"] == 200 and bot.params["c"] == 0.5

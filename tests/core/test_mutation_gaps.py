@@ -540,3 +540,15 @@ def test_notation_rejects_every_line_break_and_control_space() -> None:
     for sep in ("\t", "\n", "\r", "\x0b", "\x0c"):
         with pytest.raises(ValueError, match="malformed"):
             canonical_text(f"jump{sep}b2", "x")
+
+
+def test_play_match_counts_a_2v2_team_win_as_a_win() -> None:
+    """``play_match`` in a 2v2 game: the partner opposite shares the team's return and is no
+    rival, so a team win is a win (it used to count as a draw: "shares the maximum")."""
+    from envs.core.bots import RandomBot
+    from envs.core.registry import get_game
+
+    game = get_game("otto_game_over").game_class()(num_players=4, teams=True, episode="match")
+    res = play_match(game, [RandomBot(game)] * 4, 6, seed=1)
+    decisive = sum(1 for r in res.returns if r != 0)
+    assert res.wins + res.losses == decisive and res.draws == res.games - decisive

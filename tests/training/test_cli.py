@@ -225,7 +225,9 @@ def test_render_creates_the_output_folder(tmp_path: Path) -> None:
 
 
 def test_same_seed_same_run(tmp_path: Path) -> None:
-    """Two runs with one seed give identical weights (self-play and evaluation included)."""
+    """Runs with one seed give identical weights (self-play and evaluation included), with the
+    envs in this process or in subprocesses: a self-play snapshot loaded in the learner's own
+    process (``dummy``) must not re-seed its generators (sb3's ``load`` does)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -233,12 +235,15 @@ def test_same_seed_same_run(tmp_path: Path) -> None:
     from training.train import resolve_config, train
 
     params: list[Any] = []
-    for k in range(2):
-        args = build_parser().parse_args(tiny_train_args(tmp_path / f"r{k}", 192))
+    for k, vec_env in enumerate(("dummy", "dummy", "subproc")):
+        args = build_parser().parse_args(
+            [*tiny_train_args(tmp_path / f"r{k}", 320), "--set", f"vec_env={vec_env}"]
+        )
         train(resolve_config(args))
         model = MaskablePPO.load(tmp_path / f"r{k}" / "model.zip", device="cpu")
         params.append([p.detach().clone() for p in model.policy.parameters()])
-    assert all(torch.equal(a, b) for a, b in zip(params[0], params[1], strict=True))
+    for other in params[1:]:
+        assert all(torch.equal(a, b) for a, b in zip(params[0], other, strict=True))
 
 
 @pytest.mark.slow
