@@ -90,9 +90,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.delay:
             time.sleep(args.delay)
         if args.max_steps and step >= args.max_steps:
-            print(f"(stopped after {step} steps)")
-            break
-    print(f"final returns: {[round(float(x), 3) for x in env.unwrapped.state.returns()]}")
+            print(f"(stopped after {step} steps, before the end: no result)")
+            return 0
+    print(env.render())
+    print(
+        f"game over after {step} moves. returns: {[round(float(x), 3) for x in env.unwrapped.state.returns()]}"
+    )
     return 0
 
 
@@ -104,16 +107,19 @@ def cmd_render(args: argparse.Namespace) -> int:
     env = entry.env(render_mode="rgb_array", **_env_params(args))
     env.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed)
+    played, ended = 0, ""
     for _ in range(args.steps):
         obs, _r, term, trunc, _ = env.last()
         if term or trunc:
+            ended = " (the game ended there)"
             break
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(legal.size)]))
+        played += 1
     frame = env.render()
     save_png(frame, args.out)
     print(
-        f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]}) after {args.steps} random steps, seed {args.seed}"
+        f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]}) after {played} random steps{ended}, seed {args.seed}"
     )
     return 0
 
@@ -131,14 +137,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(format_rows(rows))
     if not any("reference" in r.name for r in rows):
         print("(no reference row: PettingZoo's connect_four_v3 needs pygame: pip install pygame)")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump([r.__dict__ for r in rows], f, indent=2)
+    records: list[dict[str, Any]] = [dict(r.__dict__) for r in rows]
     if getattr(args, "mcts", False):
         from envs.core.mcts import measure_sims_per_second
 
         for name in games or installed_games():
-            print(f"mcts {name}: {measure_sims_per_second(get_game(name).game_class()()):,.0f} simulations/s")
+            sims = measure_sims_per_second(get_game(name).game_class()())
+            print(f"mcts {name}: {sims:,.0f} simulations/s")
+            records.append({"name": name, "mode": "mcts", "simulations_per_s": sims})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(records, f, indent=2)
     return 0
 
 
@@ -253,6 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C at a prompt or during a run: no traceback
+        print(f"\neightfold {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -6,13 +6,18 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
 
     printf 'play 5\\nquit\\n' | eightfold play over_and_out --param num_players=2 --vs heuristic
 
-Every seat other than yours is played by ``--vs`` (your partner too, in 2v2).
+Every seat other than yours is played by ``--vs`` (your partner too, in 2v2). Only legal
+moves are taken. You see what your seat sees at the table: the position, your own cards or
+tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2 partner's, the open game's
+visible tiles), and the other seats' moves with their hidden parts left out
+(``Game.public_action_string``: Otto the Octopus's swapped and returned tiles).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -59,20 +64,45 @@ def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
         if cmd in ("board", "b"):
             print(env.render(), file=out)
             continue
-        try:
-            return int(raw.string_to_action(text))
-        except ValueError as exc:
-            if text.isdigit() and 1 <= int(text) <= len(legal):
+        if text.isdigit():  # a number picks from the list (no game's notation is a bare number)
+            if 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
+            print(f"no move numbered {text}: the list runs from 1 to {len(legal)} (type 'moves')", file=out)
+            continue
+        try:
+            action = int(raw.string_to_action(text))
+        except ValueError as exc:
             print(
                 f"not a legal move: {exc}\n(type 'moves' for the legal moves, 'help' for commands)", file=out
             )
+            continue
+        if action in legal:
+            return action
+        # some games' notation names every move, legal now or not: never send an illegal one
+        print(f"not legal now: {raw.action_to_string(action)!r} (type 'moves' for the legal moves)", file=out)
 
 
 def _list_moves(raw: Any, legal: list[int], out: TextIO) -> None:
     names = [raw.action_to_string(a) for a in legal]
     print(f"legal moves ({len(names)}):", file=out)
     print("  " + "   ".join(f"{i}) {n}" for i, n in enumerate(names, 1)), file=out)
+
+
+def _warn_if_trained_elsewhere(spec: str, game: Any, out: TextIO) -> None:
+    """A model trained on other parameters (say 2 players) may still fit this game's spaces
+    (Over and Out's observation is padded to 8 seats): say so instead of playing on silently."""
+    from training.config import read_yaml
+
+    if not spec.strip().endswith(".zip"):
+        return
+    for folder in Path(spec.strip()).parents[:2]:  # run dir, or run dir / checkpoints|pool
+        if (folder / "config.yaml").exists():
+            trained = dict(read_yaml(folder / "config.yaml").get("params") or {})
+            differ = {k: v for k, v in trained.items() if getattr(game.config, k, v) != v}
+            if differ:
+                now = {k: getattr(game.config, k) for k in differ}
+                print(f"note: {spec} was trained with {differ}; this game has {now} (--param)", file=out)
+            return
 
 
 def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
@@ -85,7 +115,10 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     seat = int(args.seat)
     if not 0 <= seat < game.num_players:
         raise ValueError(f"--seat must be in [0, {game.num_players - 1}], got {seat}")
+    if getattr(args, "max_steps", 0) or getattr(args, "delay", 0.0):
+        raise ValueError("--max-steps and --delay are for --random; a game with --vs is played to its end")
     opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
+    _warn_if_trained_elsewhere(args.vs, game, out)
     env.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
@@ -98,11 +131,16 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
                 continue
             if agent == me:
                 print("\n" + str(env.render()), file=out)
+                private = game.private_text(raw.state, seat)
+                if private:
+                    print(private, file=out)
                 env.step(_ask(env, stdin, out))
             else:
                 p = raw.possible_agents.index(agent)
                 action = int(opponent.act(raw.state, p, rng))
-                print(f"{agent} ({args.vs}) plays: {raw.action_to_string(action)}", file=out)
+                # as you would see it at the table: hidden parts of a move are left out
+                shown = game.public_action_string(raw.state, action, seat)
+                print(f"{agent} ({args.vs}) plays: {shown}", file=out)
                 env.step(action)
     except Quit as why:
         print(f"game abandoned ({why}).", file=out)

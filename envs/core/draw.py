@@ -54,4 +54,4 @@ def save_png(array: np.ndarray, path: str) -> None:
     from pathlib import Path
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(array).save(path)
+    Image.fromarray(array).save(path, format="PNG")  # PNG whatever the file name ends in

@@ -285,6 +285,17 @@ class Game(ABC, Generic[C, S]):
     def render_ansi(self, state: S) -> str:
         """Readable text picture of the position."""
 
+    def public_action_string(self, state: S, action: int, viewer: int) -> str:
+        """``action`` of the player to act in ``state`` as ``viewer`` sees it at the table: its
+        notation, with what ``viewer`` may not see left out (a game with hidden moves
+        overrides this; ``eightfold play`` prints the other seats' moves this way)."""
+        return state.action_to_string(action)
+
+    def private_text(self, state: S, seat: int) -> str:
+        """What ``seat`` alone knows, as text for a person playing it (own cards, a partner's
+        cards, tiles shown to it...) beyond what :meth:`render_ansi` shows; ``""`` if nothing."""
+        return ""
+
     @abstractmethod
     def render_rgb(self, state: S) -> np.ndarray:
         """``uint8[H, W, 3]`` picture of the position."""

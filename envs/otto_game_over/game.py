@@ -127,6 +127,15 @@ class OttoGameOverGame(Game[Config, State]):
             info["solo_score"] = state.match_scores[0]
         return info
 
+    def private_text(self, state: State, seat: int) -> str:
+        """The seat's secret cards, and its 2v2 partner's (shown to it, OGO-27)."""
+        names = [", ".join(A.CARD_NAMES[c] for c in sorted(state.hands[s])) or "none" for s in range(state.n)]
+        text = f"your cards: {names[seat]}"
+        if self.config.team_play:
+            partner = (seat + 2) % 4
+            text += f"; your partner player_{partner}'s cards: {names[partner]}"
+        return text
+
     def render_ansi(self, state: State) -> str:
         from envs.otto_game_over.render import render_ansi
 

@@ -132,6 +132,30 @@ class OttoOctopusGame(Game[Config, State]):
             info["winners"] = [] if state.truncated else state.winners()
         return info
 
+    def public_action_string(self, state: State, action: int, viewer: int) -> str:
+        """OTP-24 / OTP-26: only the two players of a pufferfish swap learn the tile given, and
+        only the returning player the tile a seahorse returns; everything else is public."""
+        text = action_to_string(action)
+        words = text.split()
+        if viewer == state.current_player() or words[0] not in ("return", "swap"):
+            return text
+        if words[0] == "return":
+            return "return a tile to the pile"
+        return text if words[2] == f"player_{viewer}" else f"swap a tile with {words[2]}"
+
+    def private_text(self, state: State, seat: int) -> str:
+        """In the open game (OTP-41) the other hands' visible tiles (all but the newest)."""
+        from envs.otto_octopus.board import KINDS
+
+        if not self.config.open_game:
+            return ""
+        parts = []
+        for i in range(1, state.n):
+            q = (seat + i) % state.n
+            shown = ", ".join(KINDS[k] for k in state.hands[q][:-1]) or "none"
+            parts.append(f"player_{q} shows {shown} (+{min(1, len(state.hands[q]))} secret)")
+        return "visible tiles: " + "; ".join(parts)
+
     def render_ansi(self, state: State) -> str:
         from envs.otto_octopus.render import render_ansi
 

@@ -191,3 +191,35 @@ def test_otp10_otp42_moray_plane_marks_the_zone_only_under_the_fish_rules() -> N
             plane = game.observe(st, seat)[26 * 64 : 27 * 64]
             expected = set() if simplified else set(NEIGHBOURS[c7])
             assert set(np.flatnonzero(plane)) == expected
+
+
+def test_otp24_otp26_moves_as_the_other_seats_see_them() -> None:
+    """OTP-24: only the two players of a pufferfish swap learn the tile given; OTP-26: only the
+    returning player knows the tile a seahorse returns. ``public_action_string`` (what
+    ``eightfold play`` prints of the other seats' moves) leaves those kinds out for everyone
+    else; public moves are printed whole."""
+    from envs.otto_octopus.encode import parse_action
+
+    game = OttoOctopusGame(num_players=3)
+    st = make(P1, [["starfish"] * 3, ["bubbles"] * 3, ["bubbles"] * 3], num_players=3)
+    assert st.current_player() == 0
+    swap, ret, place = (
+        parse_action(t) for t in ("swap starfish player_1", "return starfish", "place starfish c7")
+    )
+    assert game.public_action_string(st, swap, 0) == "swap starfish player_1"  # the mover
+    assert game.public_action_string(st, swap, 1) == "swap starfish player_1"  # the other party
+    assert game.public_action_string(st, swap, 2) == "swap a tile with player_1"
+    assert game.public_action_string(st, ret, 0) == "return starfish"
+    assert game.public_action_string(st, ret, 2) == "return a tile to the pile"
+    assert game.public_action_string(st, place, 2) == "place starfish c7"
+
+
+def test_otp41_private_text_lists_the_visible_tiles_of_the_open_game() -> None:
+    """OTP-41: in the open game every hand shows all but its newest tile; ``eightfold play``
+    prints them for the human (``private_text``); the closed game has nothing to add."""
+    hands = [["starfish", "bubbles", "end"], ["straight", "turn-in", "minnow"]]
+    st = make(P1, hands, open_game=True)
+    assert OttoOctopusGame(open_game=True).private_text(st, 0) == (
+        "visible tiles: player_1 shows straight, turn-in (+1 secret)"
+    )
+    assert OttoOctopusGame().private_text(make(P1, hands), 0) == ""

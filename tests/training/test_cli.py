@@ -274,3 +274,36 @@ def test_torch_threads_is_not_reset_by_in_process_envs(tmp_path: Path) -> None:
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_play_takes_only_legal_moves_and_shows_your_cards() -> None:
+    """OTTO Game Over's notation names every move, legal now or not: a well-formed illegal
+    move typed at the prompt is refused (it used to reach the env and end the game with -1),
+    a number off the list is named as such, and the human sees their own secret cards."""
+    proc = eightfold("play", "otto_game_over", "--vs", "random", stdin="drawn a1 r0\n999\nquit\n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "not legal now: 'drawn a1 r0'" in proc.stdout and "no move numbered 999" in proc.stdout
+    assert "your cards: " in proc.stdout and "game abandoned (quit)" in proc.stdout
+    assert "Illegal move" not in proc.stdout + proc.stderr
+
+
+def test_play_rejects_watch_options_with_vs() -> None:
+    proc = eightfold("play", *env_args(), "--vs", "random", "--max-steps", "3", stdin="quit\n")
+    assert proc.returncode == 2 and "--max-steps and --delay are for --random" in proc.stderr
+
+
+def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> None:
+    """Over and Out's spaces do not depend on the player count, so a 2-player model fits a
+    4-player game: ``play`` says so instead of playing on silently."""
+    import io
+
+    from envs.over_and_out.game import OverAndOutGame
+    from training.play import _warn_if_trained_elsewhere
+
+    (tmp_path / "config.yaml").write_text("params:\n  num_players: 2\n")
+    out = io.StringIO()
+    _warn_if_trained_elsewhere(str(tmp_path / "model.zip"), OverAndOutGame(num_players=4), out)
+    assert "was trained with {'num_players': 2}; this game has {'num_players': 4}" in out.getvalue()
+    out = io.StringIO()
+    _warn_if_trained_elsewhere(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2), out)
+    assert out.getvalue() == ""
