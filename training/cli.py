@@ -61,6 +61,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.vs is not None and args.random:
+        raise ValueError("choose one: --random (watch a random game) or --vs <bot|model> (play)")
+    if args.vs is None and args.seat != 0:
+        raise ValueError("--seat is your seat with --vs; --random has no human seat")
     if args.vs is not None:
         from training.play import play_vs
 
@@ -126,6 +130,16 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
+    learner_only = {
+        "--param": args.param != [],
+        "--timesteps": args.timesteps != 20_000,
+        "--policy": args.policy,
+    }
+    play_only = {"--games": args.games is not None, "--seconds": args.seconds != 3.0, "--mcts": args.mcts}
+    stray = [k for k, on in (play_only if args.learner else learner_only).items() if on]
+    if stray:
+        mode = "--learner" if args.learner else "random play (no --learner)"
+        raise ValueError(f"{', '.join(stray)} has no effect with {mode}")
     if getattr(args, "learner", None):
         from training.bench import learner_bench
 
@@ -142,9 +156,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from envs.core.mcts import measure_sims_per_second
 
         for name in games or installed_games():
-            sims = measure_sims_per_second(get_game(name).game_class()())
-            print(f"mcts {name}: {sims:,.0f} simulations/s")
-            records.append({"name": name, "mode": "mcts", "simulations_per_s": sims})
+            game = get_game(name).game_class()()  # the default config
+            sims = measure_sims_per_second(game)
+            print(f"mcts {name} (default config, {game.num_players} players): {sims:,.0f} simulations/s")
+            records.append(
+                {"name": name, "mode": "mcts", "num_players": game.num_players, "simulations_per_s": sims}
+            )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(records, f, indent=2)
@@ -265,6 +282,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C at a prompt or during a run: no traceback
         print(f"\neightfold {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head`, which stopped reading
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit either
+        return 0
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ from training.params import parse_params
 from training.players import game_bots, make_player
 
 HELP = """commands:
-  <move>   a move in the game's notation (case and spaces do not matter), or its number in the list
+  <move>   a move in the game's notation (letter case and extra spaces do not matter), or its number
+           in the list
   moves    list the legal moves again
   board    show the position again
   help     this text
@@ -64,7 +65,7 @@ def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
         if cmd in ("board", "b"):
             print(env.render(), file=out)
             continue
-        if text.isdigit():  # a number picks from the list (no game's notation is a bare number)
+        if text.isascii() and text.isdecimal():  # a number picks from the list (no notation is one)
             if 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
             print(f"no move numbered {text}: the list runs from 1 to {len(legal)} (type 'moves')", file=out)
@@ -127,6 +128,8 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         for agent in env.agent_iter():
             _obs, _r, term, trunc, _info = env.last()
             if term or trunc:
+                if agent == me and not raw.state.is_terminal():  # knocked out, the others go on
+                    print(f"\nyou are out ({agent}); the other seats play on.", file=out)
                 env.step(None)
                 continue
             if agent == me:

@@ -26,6 +26,7 @@ flat vector of 84 for an MLP one.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -35,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 
 from training.config import TrainConfig, default_config_path, merge, read_yaml
-from training.params import parse_params
+from training.params import int_at_least, parse_params
 
 
 class ConnectFourView(gym.Env[np.ndarray, np.int64]):
@@ -309,11 +310,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("env")
     p.add_argument("--param", action="append", default=[])
-    p.add_argument("--timesteps", type=int, default=20_000)
-    p.add_argument("--repeats", type=int, default=2)
+    p.add_argument("--timesteps", type=int_at_least(1), default=20_000)
+    p.add_argument("--repeats", type=int_at_least(1), default=2)
     p.add_argument("--policy", default=None, help="masked or sb3 (default: the config's)")
     args = p.parse_args(argv)
-    result = run_learner_bench(args.env, parse_params(args.param), args.timesteps, args.repeats, args.policy)
+    try:
+        result = run_learner_bench(
+            args.env, parse_params(args.param), args.timesteps, args.repeats, args.policy
+        )
+    except ValueError as exc:
+        print(f"training.throughput: error: {exc}", file=sys.stderr)
+        return 2
     print(format_result(result))
     return 0
 

@@ -161,6 +161,10 @@ def test_play_rejects_a_bad_seat() -> None:
         (("train", "--n-envs", "0"), "argument --n-envs: must be >= 1, got 0"),
         (("eval", "--players", "random", "greedy", "--seed", "-1"), "argument --seed: must be >= 0, got -1"),
         (("render", "--seed", "-1", "--out", "x.png"), "argument --seed: must be >= 0, got -1"),
+        (("play", "--random", "--vs", "random"), "choose one: --random"),
+        (("play", "--random", "--seat", "1"), "--seat is your seat with --vs"),
+        (("bench", "--param", "num_players=2"), "--param has no effect with random play"),
+        (("bench", "--learner", "octi", "--mcts"), "--mcts has no effect with --learner"),
         (
             ("eval", "--players", "mcts:foo=1", "random"),
             "unknown parameter(s) ['foo'] for bot 'mcts'; allowed: ['sims',",
