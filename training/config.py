@@ -77,6 +77,8 @@ class TrainConfig:
     # machine
     torch_threads: int = 1
     progress_bar: bool = True
+    # RLlib backend only: passed to PPOConfig.training as is (e.g. {"lambda_": 0.95})
+    rllib: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
         for f in dataclasses.fields(self):
@@ -136,6 +138,8 @@ class TrainConfig:
             raise ValueError("opponents must name at least one opponent")
         if any(float(w) <= 0 for w in self.opponents.values()):
             raise ValueError(f"opponent weights must be > 0, got {self.opponents}")
+        if not isinstance(self.rllib, dict):
+            raise ValueError(f"rllib must be a mapping of PPOConfig.training settings, got {self.rllib!r}")
         if not isinstance(self.eval_opponents, list):
             raise ValueError(
                 f"eval_opponents must be a list of bot specs (YAML list, or --set "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("env", nargs="?", default=None, help="game (default: from the first model's run)")
     p.add_argument("--variant", default=None)
     p.add_argument("--param", action="append", default=[], metavar="K=V")
-    p.add_argument("--players", nargs="+", default=[], help="bot specs and/or model .zip paths")
+    p.add_argument(
+        "--players", nargs="+", default=[], help="bot specs, model .zip paths and/or RLlib run directories"
+    )
     p.add_argument("--games", type=int_at_least(1), default=200, help="games per pairing (default 200)")
     p.add_argument("--mode", choices=["first", "all"], default="first")
     p.add_argument("--seed", type=int_at_least(0), default=0)
@@ -190,6 +193,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         params.update(parse_params(args.param, args.variant))
     else:
         env, params = get_game(args.env).name, parse_params(args.param, args.variant)
+        from training.players import params_note
+
+        game = get_game(env).game_class()(**params)
+        for spec in args.players:
+            note = params_note(spec, game)
+            if note:
+                print(note, file=sys.stderr)
     res = run_tournament(
         env, params, args.players, args.games, args.mode, args.seed, args.workers, not args.stochastic
     )

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
 from envs.core.registry import get_game
 from training.params import parse_params
-from training.players import game_bots, make_player
+from training.players import game_bots, make_player, params_note
 
 HELP = """commands:
   <move>   a move in the game's notation (letter case and extra spaces do not matter), or its number
@@ -90,20 +89,9 @@ def _list_moves(raw: Any, legal: list[int], out: TextIO) -> None:
 
 
 def _warn_if_trained_elsewhere(spec: str, game: Any, out: TextIO) -> None:
-    """A model trained on other parameters (say 2 players) may still fit this game's spaces
-    (Over and Out's observation is padded to 8 seats): say so instead of playing on silently."""
-    from training.config import read_yaml
-
-    if not spec.strip().endswith(".zip"):
-        return
-    for folder in Path(spec.strip()).parents[:2]:  # run dir, or run dir / checkpoints|pool
-        if (folder / "config.yaml").exists():
-            trained = dict(read_yaml(folder / "config.yaml").get("params") or {})
-            differ = {k: v for k, v in trained.items() if getattr(game.config, k, v) != v}
-            if differ:
-                now = {k: getattr(game.config, k) for k in differ}
-                print(f"note: {spec} was trained with {differ}; this game has {now} (--param)", file=out)
-            return
+    note = params_note(spec, game)
+    if note:
+        print(note, file=out)
 
 
 def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:

@@ -311,3 +311,27 @@ def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> Non
     out = io.StringIO()
     _warn_if_trained_elsewhere(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2), out)
     assert out.getvalue() == ""
+
+
+def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A saved model among the opponents (the RLlib env plays bots and 'self' only: it failed
+    after Ray started), more EnvRunners than the local CPUs (Ray waited forever) and an
+    ``rllib`` setting that is no mapping are usage errors, and no run folder is made."""
+    from training.cli import main
+
+    (tmp_path / "m.zip").write_bytes(b"")
+    base = ["train", "over_and_out", "--backend", "rllib", "--out", str(tmp_path / "run")]
+    cases = [
+        (
+            [*base, "--opponents", f"{tmp_path / 'm.zip'},random"],
+            "saved models as opponents need --backend sb3",
+        ),
+        ([*base, "--num-env-runners", "999"], "Ray would wait for CPUs forever"),
+        ([*base, "--set", "rllib=5"], "rllib must be a mapping"),
+    ]
+    for args, message in cases:
+        assert main(args) == 2, args
+        assert message in capsys.readouterr().err, args
+    assert not (tmp_path / "run").exists()

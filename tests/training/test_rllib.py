@@ -216,3 +216,19 @@ def test_pretraining_is_refused_not_ignored(tmp_path: Path) -> None:
         train_rllib(
             _args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "pretrain_samples": 10}
         )
+
+
+def test_env_copies_keep_apart_streams_when_rllib_seeds_them() -> None:
+    """RLlib seeds env copy v of runner w with seed + w + v (so runner 1 copy 1 and runner 2
+    copy 0 get the same number): the env folds its own (runner, copy) indices into the stream,
+    so those copies deal different games, and the same copy always deals the same one."""
+    from ray.rllib.env.env_context import EnvContext
+
+    def first_deal(worker: int, vector: int) -> Any:
+        config = EnvContext({"game": "over_and_out", "params": {"num_players": 2}}, worker, vector)
+        env = EightfoldMultiAgentEnv(config)
+        env.reset(seed=2)
+        return env.state.to_dict()
+
+    assert first_deal(1, 1) == first_deal(1, 1)
+    assert first_deal(1, 1) != first_deal(2, 0)

@@ -77,6 +77,9 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()
+        # RLlib's EnvContext carries the EnvRunner and copy indices as attributes (lost by dict())
+        worker = int(getattr(config, "worker_index", 0) or 0)
+        vector = int(getattr(config, "vector_index", 0) or 0)
         config = dict(config or {})
         self.game = make_game(config)
         n = self.game.num_players
@@ -97,8 +100,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self._bots = {k: _make_bot(self.game, config, k) for k in self._specs if k != "self"}
         # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes).
         seed = int(config.get("seed", 0) or 0)
-        worker = int(getattr(config, "worker_index", 0) or 0)
-        vector = int(getattr(config, "vector_index", 0) or 0)
+        self._stream = (worker, vector)
         self._rng = np.random.default_rng([seed, worker, vector])
         self._state: GameState | None = None
         self._names = list(seats)  # agent id of each seat in this episode
@@ -119,8 +121,8 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ reset
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
+        if seed is not None:  # RLlib seeds each copy with seed + runner + copy index, which repeat
+            self._rng = np.random.default_rng([seed, *self._stream])  # across runners: keep them apart
         for _ in range(100):
             self._new_episode(options)
             self._play_bots()

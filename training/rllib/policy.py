@@ -4,7 +4,7 @@
 (``act(state, player, rng) -> int``, ``probabilities(state, seat)``), so ``eval`` and
 ``play --vs`` can use an RLlib run like any other opponent::
 
-    player = RLlibPolicy.load("runs/over_and_out-rllib-20260101-120000", game)
+    player = RLlibPolicy.load("runs/over_and_out", game)   # the run directory (or its checkpoint/)
     action = player.act(state, seat, rng)
 
 ``path`` is the run directory (with ``eightfold_rllib.json``) or its ``checkpoint/``.

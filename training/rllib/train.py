@@ -1,23 +1,34 @@
 """``eightfold train <env> --backend rllib``: PPO with action masking through RLlib's
 multi-agent API, on a local Ray instance or a cluster (``--address``).
 
-Seats map to modules by agent id (see :mod:`training.rllib.env`); ``opponents`` is the
-same ``{spec: weight}`` pool as for SB3 (``--opponents random,heuristic,self``), one drawn
-per episode:
+Seats map to modules by agent id (see :mod:`training.rllib.env`); ``opponents`` is a
+``{spec: weight}`` pool as for SB3 (``--opponents random,heuristic,self``) of bots of the
+game's table and ``self`` (saved models are refused: that is the SB3 backend), one drawn per
+episode:
 
 * a bot spec: the bots move inside the env, one seat per episode plays ``main``;
 * ``self`` with ``--self-play shared`` (default): every seat plays the learning module
   ``main`` (parameter sharing: every seat's transitions train it);
 * ``self`` with ``--self-play frozen``: one seat plays ``main``, the others ``opponent``, a
-  frozen copy of ``main`` refreshed every ``snapshot_every`` env steps (only ``main`` trains).
+  module that never trains: it starts as its own random network and takes a copy of
+  ``main``'s weights every ``snapshot_every`` env steps.
 
 Hyper-parameters come from the same resolved training config as the SB3 trainer
 (``configs/<game>.yaml`` < flags; SB3 names translated: ``learning_rate``, ``n_steps`` x
 ``n_envs`` (the rollout size), ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``,
 ``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``); an optional
-``rllib:`` mapping is passed to ``PPOConfig.training`` as is. The run directory holds ``eightfold_rllib.json`` (game,
-parameters, module id) and the RLlib checkpoint ``checkpoint/``, loadable with
-:class:`training.rllib.policy.RLlibPolicy`.
+``rllib:`` mapping (``--set 'rllib={"lambda_": 0.95}'`` or a YAML key) is passed to
+``PPOConfig.training`` as is; what none of these sets keeps RLlib's default. The SB3-only
+settings (``seat``, ``partner``, the evaluation and checkpoint options, ``pool_size``,
+``latest_prob``, ``policy``, the CNN settings) are not used; ``shaping`` and
+``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
+shared encoder of ``net_arch`` under the policy and value heads (SB3's policy has two separate
+MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whichever comes
+first. The run directory (default ``runs/<game>``, as SB3's) holds ``eightfold_rllib.json``
+(game, parameters, opponents, module id), ``progress.json`` (one row per iteration: env
+steps, seconds, steps/s, mean return, episode length) and the RLlib checkpoint
+``checkpoint/``, loadable with :class:`training.rllib.policy.RLlibPolicy` (from the run
+directory or ``checkpoint/``, relative or absolute).
 """
 
 from __future__ import annotations
@@ -77,7 +88,7 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
         "--iterations",
         type=int_at_least(1),
         default=None,
-        help="stop after N iterations (default: by timesteps)",
+        help="stop after N iterations or at --timesteps, whichever comes first (default: by timesteps)",
     )
 
 
@@ -224,6 +235,24 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         )
     env_config = make_env_config(args, params, config)
     name = env_config["game"]
+    from training.players import is_model_spec
+    from training.rllib.common import is_rllib_spec
+
+    saved = [s for s in env_config["opponents"] if s != "self" and (is_model_spec(s) or is_rllib_spec(s))]
+    if saved:  # the RLlib env builds its opponents from the game's bot table
+        raise ValueError(
+            f"opponents {saved}: the RLlib backend plays bots of the game's table and 'self'; "
+            "saved models as opponents need --backend sb3"
+        )
+    if not args.address:  # a local Ray instance: each EnvRunner actor takes a CPU of its own
+        import os
+
+        cpus = int(args.num_cpus or os.cpu_count() or 1)
+        if int(args.num_env_runners or 0) > cpus:
+            raise ValueError(
+                f"--num-env-runners {args.num_env_runners} is more than the {cpus} CPU(s) of the local Ray "
+                "instance (--num-cpus): Ray would wait for CPUs forever"
+            )
     default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
     run_dir = Path(_option(args, config, "out", default_out)).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -249,7 +278,8 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     }
     (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
     (run_dir / "progress.json").write_text(json.dumps(log, indent=2))
-    print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name} --vs {run_dir})")
+    flags = "".join(f" --param {k}={json.dumps(v)}" for k, v in sorted(env_config["params"].items()))
+    print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name}{flags} --vs {run_dir})")
     return run_dir
 
 
