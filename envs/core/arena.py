@@ -78,7 +78,8 @@ def play_match(
         ret = play_game(game, seated, seed=seed * 1_000_003 + g, options=options)
         mine = ret[shift]
         team = team_seats(game, shift)
-        best = max(float(ret[s]) for s in range(n) if s not in team) if n > len(team) else float(mine)
+        rivals = [float(ret[s]) for s in range(n) if s not in team]
+        best = max(rivals) if rivals else -np.inf  # solo: no rival, a win as before
         res.games += 1
         res.returns.append(float(mine))
         if mine < best - 1e-9:

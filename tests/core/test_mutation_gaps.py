@@ -552,3 +552,14 @@ def test_play_match_counts_a_2v2_team_win_as_a_win() -> None:
     res = play_match(game, [RandomBot(game)] * 4, 6, seed=1)
     decisive = sum(1 for r in res.returns if r != 0)
     assert res.wins + res.losses == decisive and res.draws == res.games - decisive
+
+
+def test_play_match_solo_has_no_rival_and_counts_a_win() -> None:
+    """Solo: no other seat, so every game counts as a win, as it always did (``returns``
+    carry the scores)."""
+    from envs.core.bots import RandomBot
+    from envs.core.registry import get_game
+
+    game = get_game("otto_octopus").game_class()(num_players=1)
+    res = play_match(game, [RandomBot(game)], 3, seed=0)
+    assert (res.wins, res.draws, res.losses) == (3, 0, 0)
