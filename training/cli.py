@@ -59,6 +59,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+BENCH_SECONDS = 3.0  # eightfold bench: seconds per row of random play
+LEARNER_TIMESTEPS = 20_000  # eightfold bench --learner: learn() steps per measurement
+
+
 # ---------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     if args.vs is not None and args.random:
@@ -132,10 +136,14 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     learner_only = {
         "--param": args.param != [],
-        "--timesteps": args.timesteps != 20_000,
+        "--timesteps": args.timesteps != LEARNER_TIMESTEPS,
         "--policy": args.policy,
     }
-    play_only = {"--games": args.games is not None, "--seconds": args.seconds != 3.0, "--mcts": args.mcts}
+    play_only = {
+        "--games": args.games is not None,
+        "--seconds": args.seconds != BENCH_SECONDS,
+        "--mcts": args.mcts,
+    }
     stray = [k for k, on in (play_only if args.learner else learner_only).items() if on]
     if stray:
         mode = "--learner" if args.learner else "random play (no --learner)"
@@ -204,7 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="agent-steps/s through env() and the engine, vs connect_four_v3")
     p.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
     p.add_argument(
-        "--seconds", type=float_at_least(0, strict=True), default=3.0, help="seconds per row (default 3)"
+        "--seconds",
+        type=float_at_least(0, strict=True),
+        default=BENCH_SECONDS,
+        help="seconds per row (default 3)",
     )
     p.add_argument("--seed", type=int_at_least(0), default=0)
     p.add_argument("--json", default=None, help="also write the rows as JSON")
@@ -218,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--timesteps",
         type=int_at_least(1),
-        default=20_000,
+        default=LEARNER_TIMESTEPS,
         help="learn() steps per measurement with --learner",
     )
     p.add_argument(

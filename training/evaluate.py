@@ -156,22 +156,15 @@ def _short(name: str) -> str:
 
 
 def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
-    """Env and params from the ``config.yaml`` next to the first model of ``players``."""
-    from training.config import read_yaml
-    from training.rllib.common import is_rllib_spec, read_meta
+    """Env and params the first model or RLlib run of ``players`` was trained with."""
+    from training.players import is_model_spec, trained_with
 
     for spec in players:
-        if spec.endswith(".zip") and not Path(spec).is_file():
+        if is_model_spec(spec) and not Path(spec.strip()).is_file():
             raise ValueError(f"no model at {spec!r}")
-        if is_rllib_spec(spec):
-            meta = read_meta(spec)
-            return str(meta["game"]), dict(meta.get("params") or {})
-        if not spec.endswith(".zip"):
-            continue
-        for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
-            if (folder / "config.yaml").exists():
-                data = read_yaml(folder / "config.yaml")
-                return str(data["env"]), dict(data.get("params") or {})
+        found = trained_with(spec)
+        if found is not None:
+            return found
     raise ValueError(
         "name the env (e.g. eightfold eval over_and_out ...) or pass a model from a run directory"
     )

@@ -88,12 +88,6 @@ def _list_moves(raw: Any, legal: list[int], out: TextIO) -> None:
     print("  " + "   ".join(f"{i}) {n}" for i, n in enumerate(names, 1)), file=out)
 
 
-def _warn_if_trained_elsewhere(spec: str, game: Any, out: TextIO) -> None:
-    note = params_note(spec, game)
-    if note:
-        print(note, file=out)
-
-
 def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
@@ -107,7 +101,9 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     if getattr(args, "max_steps", 0) or getattr(args, "delay", 0.0):
         raise ValueError("--max-steps and --delay are for --random; a game with --vs is played to its end")
     opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
-    _warn_if_trained_elsewhere(args.vs, game, out)
+    note = params_note(args.vs, game)
+    if note:
+        print(note, file=out)
     env.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]

@@ -120,20 +120,22 @@ def is_model_spec(spec: str) -> bool:
     return spec.strip().endswith(".zip")
 
 
-def trained_params(spec: str) -> dict[str, Any] | None:
-    """The game parameters a saved model (the ``config.yaml`` of its run) or an RLlib run
-    (its ``eightfold_rllib.json``) was trained with; ``None`` for a bot or when unknown."""
+def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
+    """(game, parameters) a saved model (the ``config.yaml`` of its run) or an RLlib run (its
+    ``eightfold_rllib.json``) was trained with; ``None`` for a bot or when unknown."""
     from training.config import read_yaml
     from training.rllib.common import is_rllib_spec, read_meta
 
     spec = spec.strip()
     if is_rllib_spec(spec):
-        return dict(read_meta(spec).get("params") or {})
+        meta = read_meta(spec)
+        return str(meta["game"]), dict(meta.get("params") or {})
     if not is_model_spec(spec):
         return None
     for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
         if (folder / "config.yaml").exists():
-            return dict(read_yaml(folder / "config.yaml").get("params") or {})
+            data = read_yaml(folder / "config.yaml")
+            return str(data["env"]), dict(data.get("params") or {})
     return None
 
 
@@ -141,7 +143,7 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     """A note when ``spec`` (a model or run) was trained with other game parameters than
     ``game`` has: it may still fit the spaces (Over and Out's observation is padded to 8 seats,
     a 2v2 or solo config keeps its game's spaces), so nothing else would say so."""
-    trained = trained_params(spec) or {}
+    trained = (trained_with(spec) or ("", {}))[1]
     differ = {k: v for k, v in trained.items() if getattr(game.config, k, v) != v}
     if not differ:
         return ""

@@ -299,18 +299,13 @@ def test_play_rejects_watch_options_with_vs() -> None:
 def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> None:
     """Over and Out's spaces do not depend on the player count, so a 2-player model fits a
     4-player game: ``play`` says so instead of playing on silently."""
-    import io
-
     from envs.over_and_out.game import OverAndOutGame
-    from training.play import _warn_if_trained_elsewhere
+    from training.players import params_note
 
-    (tmp_path / "config.yaml").write_text("params:\n  num_players: 2\n")
-    out = io.StringIO()
-    _warn_if_trained_elsewhere(str(tmp_path / "model.zip"), OverAndOutGame(num_players=4), out)
-    assert "was trained with {'num_players': 2}; this game has {'num_players': 4}" in out.getvalue()
-    out = io.StringIO()
-    _warn_if_trained_elsewhere(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2), out)
-    assert out.getvalue() == ""
+    (tmp_path / "config.yaml").write_text("env: over_and_out\nparams:\n  num_players: 2\n")
+    note = params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=4))
+    assert "was trained with {'num_players': 2}; this game has {'num_players': 4}" in note
+    assert params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2)) == ""
 
 
 def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
