@@ -312,8 +312,9 @@ def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A saved model among the opponents (the RLlib env plays bots and 'self' only: it failed
-    after Ray started), more EnvRunners than the local CPUs (Ray waited forever) and an
-    ``rllib`` setting that is no mapping are usage errors, and no run folder is made."""
+    after Ray started), more EnvRunners than the local CPUs (Ray waited forever), an ``rllib``
+    setting that is no mapping and a cluster address that reaches nothing are usage errors
+    naming the option, and no run folder is made."""
     from training.cli import main
 
     (tmp_path / "m.zip").write_bytes(b"")
@@ -325,6 +326,7 @@ def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
         ),
         ([*base, "--num-env-runners", "999"], "Ray would wait for CPUs forever"),
         ([*base, "--set", "rllib=5"], "rllib must be a mapping"),
+        ([*base, "--address", "nonsense"], "--address 'nonsense': no Ray cluster reached"),
     ]
     for args, message in cases:
         assert main(args) == 2, args

@@ -187,7 +187,10 @@ def _init_ray(args: argparse.Namespace) -> None:
     if ray.is_initialized():
         return
     if args.address:
-        ray.init(address=args.address, log_to_driver=False)
+        try:
+            ray.init(address=args.address, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:  # no cluster there: a usage error
+            raise ValueError(f"--address {args.address!r}: no Ray cluster reached ({exc})") from None
     else:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False)
 
@@ -255,7 +258,6 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             )
     default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
     run_dir = Path(_option(args, config, "out", default_out)).resolve()
-    run_dir.mkdir(parents=True, exist_ok=True)
     if args.envs_per_runner is None:  # batched inference over n_envs copies, like SB3's VecEnv
         args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
     import torch
@@ -268,6 +270,7 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     try:
         print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
         log = _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)))
+        run_dir.mkdir(parents=True, exist_ok=True)  # only once there is a run to save
         algo.save_to_path(str(run_dir / CHECKPOINT_DIR))
     finally:
         algo.stop()
