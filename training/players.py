@@ -144,7 +144,13 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     ``game`` has: it may still fit the spaces (Over and Out's observation is padded to 8 seats,
     a 2v2 or solo config keeps its game's spaces), so nothing else would say so."""
     trained = (trained_with(spec) or ("", {}))[1]
-    differ = {k: v for k, v in trained.items() if getattr(game.config, k, v) != v}
+    from envs.core.config import make_config
+
+    try:  # compare complete configs: a partial deck_counts is completed as the game does
+        filled = vars(make_config(type(game.config), trained))
+    except ValueError:
+        filled = trained
+    differ = {k: v for k, v in trained.items() if getattr(game.config, k, None) != filled.get(k, v)}
     if not differ:
         return ""
     now = {k: getattr(game.config, k) for k in differ}

@@ -75,8 +75,18 @@ def make_config(config_cls: type[C], params: Mapping[str, Any]) -> C:
 
 
 def config_to_dict(config: object) -> dict[str, Any]:
-    """A JSON-friendly dict of a config dataclass."""
-    return dataclasses.asdict(config)  # type: ignore[call-overload,no-any-return]
+    """A JSON-friendly dict of a config dataclass (plain dicts and lists inside, whatever
+    read-only types the config keeps, so YAML and editing work on it too)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+
+    out: dict[str, Any] = plain(dataclasses.asdict(config))  # type: ignore[call-overload]
+    return out
 
 
 def describe_params(config_cls: type) -> list[tuple[str, str, str]]:

@@ -189,3 +189,15 @@ def test_config_deck_counts_cannot_be_changed_in_place() -> None:
     assert config.deck_counts["0"] == 8 and json.loads(json.dumps(config.deck_counts))["0"] == 8
     for twin in (pickle.loads(pickle.dumps(config)), copy.deepcopy(config)):
         assert twin == config and hash(twin) == hash(config)
+
+
+def test_state_dict_holds_plain_containers() -> None:
+    """``to_dict`` is plain data (the read-only ``deck_counts`` comes out as a dict): YAML can
+    write it and a copy can be edited."""
+    import yaml
+
+    st = OverAndOutGame(num_players=2).new_initial_state(np.random.default_rng(0))
+    d = st.to_dict()
+    assert type(d["config"]["deck_counts"]) is dict
+    d["config"]["deck_counts"]["0"] = 9
+    assert yaml.safe_load(yaml.safe_dump(d))["config"]["deck_counts"]["0"] == 9

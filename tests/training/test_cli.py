@@ -306,6 +306,11 @@ def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> Non
     note = params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=4))
     assert "was trained with {'num_players': 2}; this game has {'num_players': 4}" in note
     assert params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2)) == ""
+    # a partial deck_counts is completed by the game: the same parameters are no difference
+    (tmp_path / "config.yaml").write_text(
+        'env: over_and_out\nparams: {num_players: 2, deck_counts: {"0": 9}}\n'
+    )
+    assert params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2, deck_counts={"0": 9})) == ""
 
 
 def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(

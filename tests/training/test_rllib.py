@@ -232,3 +232,15 @@ def test_env_copies_keep_apart_streams_when_rllib_seeds_them() -> None:
 
     assert first_deal(1, 1) == first_deal(1, 1)
     assert first_deal(1, 1) != first_deal(2, 0)
+
+
+def test_a_bare_bot_name_is_never_an_rllib_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside a run folder, ``random`` is still the bot: only the run folder itself or its
+    ``checkpoint/`` name the run (the parent of a bare name is ``.``, which used to match)."""
+    from training.rllib.common import META_FILE, is_rllib_spec
+
+    (tmp_path / META_FILE).write_text("{}")
+    (tmp_path / "checkpoint").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert is_rllib_spec(".") and is_rllib_spec("checkpoint") and is_rllib_spec(str(tmp_path))
+    assert not is_rllib_spec("random") and not is_rllib_spec("heuristic")

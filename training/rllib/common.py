@@ -32,9 +32,11 @@ def parse_opponents(value: Any) -> dict[str, float]:
 
 
 def find_run_dir(path: str | Path) -> Path | None:
-    """The run directory of an RLlib run at or above ``path`` (``None`` if it is not one)."""
+    """The run directory of an RLlib run at ``path``, or above it when ``path`` is the run's
+    ``checkpoint/`` (``None`` if it is not one; a bare name such as ``random`` never is)."""
     p = Path(path)
-    for candidate in (p, p.parent):
+    candidates = (p, p.parent) if p.name == CHECKPOINT_DIR else (p,)
+    for candidate in candidates:
         if (candidate / META_FILE).is_file():
             return candidate
     return None

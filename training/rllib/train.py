@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import time
 from pathlib import Path
 from typing import Any
@@ -281,7 +282,9 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     }
     (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
     (run_dir / "progress.json").write_text(json.dumps(log, indent=2))
-    flags = "".join(f" --param {k}={json.dumps(v)}" for k, v in sorted(env_config["params"].items()))
+    flags = "".join(
+        f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in sorted(env_config["params"].items())
+    )
     print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name}{flags} --vs {run_dir})")
     return run_dir
 
