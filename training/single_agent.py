@@ -77,6 +77,18 @@ def outcome(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()) 
     return "draw" if rivals and mine >= max(rivals) - 1e-9 else "loss"
 
 
+def _action_index(action: Any, n: int) -> int:
+    """``action`` as an int: a Python or numpy integer (what SB3's vector envs pass, taken
+    without building an array) or a one-element integer array; never a float rounded, nor a
+    bool, else ``ValueError``."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    arr = np.asarray(action)
+    if arr.size != 1 or arr.dtype.kind not in "iu":
+        raise ValueError(f"action must be one integer index in [0, {n}), got {action!r}")
+    return int(arr.reshape(()))
+
+
 class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     """See the module docstring."""
 
@@ -211,12 +223,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         state = self.state
-        arr = np.asarray(action)
-        if arr.size != 1 or arr.dtype.kind not in "iu":  # never a float rounded, nor a bool
-            raise ValueError(
-                f"action must be one integer index in [0, {self.game.num_actions}), got {action!r}"
-            )
-        a = int(arr.reshape(()))
+        a = _action_index(action, self.game.num_actions)
         if not 0 <= a < self.game.num_actions or not state.legal_mask()[a]:
             # as PettingZoo's TerminateIllegalWrapper: the episode ends, the mover is penalised
             self._done = True
