@@ -14,7 +14,15 @@ from typing import Any
 
 import yaml
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+
+def find_config_dir(package_dir: Path) -> Path:
+    """Where the per-game YAMLs are: ``training/configs/`` in an installed wheel (``setup.py``
+    copies them there), else the source checkout's top-level ``configs/``."""
+    packaged = package_dir / "configs"
+    return packaged if packaged.is_dir() else package_dir.parent / "configs"
+
+
+CONFIG_DIR = find_config_dir(Path(__file__).resolve().parent)
 
 #: values of the ``policy`` option (``training.policies.policy_class``): ``masked`` is
 #: ``MaskedPolicy``, ``sb3`` sb3-contrib's ``MaskableActorCriticPolicy`` (the runs before 2026-12-01)

@@ -120,3 +120,32 @@ def test_a_yaml_exponent_without_a_dot_is_a_number(tmp_path: Path) -> None:
     cfg = merge(TrainConfig(), read_yaml(path), str(path))
     cfg.validate()
     assert cfg.learning_rate == 3e-4 and cfg.pretrain_learning_rate == 1e-3 and cfg.seat is None
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_an_installed_wheel_finds_its_packaged_configs(tmp_path: Path) -> None:
+    """``pip install .`` (no source tree around the package) used to leave ``configs/`` behind, and
+    ``eightfold train <game>`` then silently trained with the bare defaults. ``setup.py``'s
+    ``build_py`` now copies the YAMLs into the built ``training/configs/``, and the lookup
+    prefers that folder; a source checkout still reads the top-level ``configs/``."""
+    import runpy
+
+    from setuptools.dist import Distribution
+
+    from training.config import find_config_dir
+
+    build_py = runpy.run_path(str(ROOT / "setup.py"), run_name="eightfold_setup")["BuildPyWithConfigs"]
+    cmd = build_py(Distribution({"name": "eightfold", "packages": []}))
+    cmd.build_lib = str(tmp_path)
+    cmd.ensure_finalized()
+    cmd.run()
+    shipped = tmp_path / "training" / "configs"
+    assert sorted(p.name for p in shipped.glob("*.yaml")) == sorted(p.name for p in CONFIGS)
+    for p in CONFIGS:
+        assert (shipped / p.name).read_bytes() == p.read_bytes()
+    assert find_config_dir(tmp_path / "training") == shipped  # installed: the packaged copy
+    assert find_config_dir(ROOT / "training") == ROOT / "configs" == CONFIG_DIR  # source checkout
+    manifest = (ROOT / "MANIFEST.in").read_text()
+    assert "recursive-include configs *.yaml" in manifest  # the sdist carries them to the wheel build
