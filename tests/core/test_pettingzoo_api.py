@@ -95,10 +95,15 @@ def test_illegal_action_ends_game(game_config: tuple[str, dict[str, Any]]) -> No
     name, params = game_config
     env = GAMES[name].env(**params)
     env.reset(seed=3)
-    obs, *_ = env.last()
-    illegal = np.flatnonzero(obs["action_mask"] == 0)
-    if illegal.size == 0:
-        pytest.skip("every action is legal in the first position")
+    rng = np.random.default_rng(3)
+    while True:  # the first decision with an illegal action, along a random game
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            pytest.skip("every action was legal at every decision of this random game")
+        illegal = np.flatnonzero(obs["action_mask"] == 0)
+        if illegal.size:
+            break
+        env.step(int(rng.integers(obs["action_mask"].size)))
     mover = env.agent_selection
     env.step(int(illegal[0]))
     assert all(env.terminations[a] or env.truncations[a] for a in env.agents)
