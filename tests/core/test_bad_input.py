@@ -201,17 +201,16 @@ def test_unknown_parameter(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", available_games())
-@SETTINGS
-@given(data=st.data())
-def test_bad_parameter_value(name: str, data: st.DataObject) -> None:
-    """A wrong value for any constructor parameter raises ValueError naming that parameter."""
+def test_bad_parameter_value(name: str) -> None:
+    """A wrong value for any constructor parameter raises ValueError naming that parameter:
+    no parameter of any game takes a word that is none of its values, a negative or fractional
+    number, a list or an arbitrary object (a test that only read the message when an error came
+    once let a deleted check pass)."""
     config_cls = GAMES[name].game_class().config_class
-    field = data.draw(st.sampled_from([f.name for f in dataclasses.fields(config_cls)]))
-    value = data.draw(st.sampled_from(["nonsense", -7, 10**9, 2.5, [1, 2], object()]))
-    try:
-        GAMES[name].game_class()(**{field: value})
-    except ValueError as exc:
-        assert field in str(exc), f"error for {field}={value!r} does not name the parameter: {exc}"
+    for field in [f.name for f in dataclasses.fields(config_cls)]:
+        for value in ("nonsense", -7, 2.5, [1, 2], object()):
+            with pytest.raises(ValueError, match=field):
+                GAMES[name].game_class()(**{field: value})
 
 
 @pytest.mark.parametrize("name", available_games())
