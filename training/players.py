@@ -163,9 +163,10 @@ def make_player(
     """A bot (``random``, ``heuristic``, ``mcts:sims=100`` ...) or a saved model (``x.zip``)."""
     if is_model_spec(spec):
         return PolicyPlayer.load(spec.strip(), game, deterministic=deterministic)
-    from training.rllib.common import is_rllib_spec
+    from training.rllib.common import is_rllib_spec, require_rllib
 
     if is_rllib_spec(spec):
+        require_rllib(f"the RLlib run {spec.strip()!r}")
         from training.rllib.policy import RLlibPolicy
 
         return RLlibPolicy.load(spec.strip(), game, deterministic=deterministic)

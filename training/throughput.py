@@ -125,7 +125,12 @@ class NullView(gym.Env[np.ndarray, np.int64]):
 
     def _next(self) -> np.ndarray:
         self._i = (self._i + 1) % len(self._obs)
-        out: np.ndarray = self._obs[self._i]
+        return self._observation()
+
+    def _observation(self) -> np.ndarray:
+        # a fresh array per call, as an env must return (gymnasium >= 1.4's check_env tests that
+        # two calls share no data): the least a real env's observation costs too
+        out: np.ndarray = self._obs[self._i].copy()
         return out
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
@@ -133,7 +138,7 @@ class NullView(gym.Env[np.ndarray, np.int64]):
         self._t = 0
         if seed is not None:  # a seeded reset starts at a place drawn from the seed
             self._i = int(self.np_random.integers(len(self._obs)))
-            return self._obs[self._i], {}
+            return self._observation(), {}
         return self._next(), {}
 
     def step(self, action: Any) -> Any:

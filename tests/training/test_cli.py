@@ -3,6 +3,7 @@ and the reproducibility of a training run."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -331,9 +332,41 @@ def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
         ),
         ([*base, "--num-env-runners", "999"], "Ray would wait for CPUs forever"),
         ([*base, "--set", "rllib=5"], "rllib must be a mapping"),
-        ([*base, "--address", "nonsense"], "--address 'nonsense': no Ray cluster reached"),
     ]
+    if importlib.util.find_spec("ray") is not None:  # without the rllib extra: the test below
+        cases.append(([*base, "--address", "nonsense"], "--address 'nonsense': no Ray cluster reached"))
     for args, message in cases:
         assert main(args) == 2, args
         assert message in capsys.readouterr().err, args
+    assert not (tmp_path / "run").exists()
+
+
+def test_rllib_without_ray_is_a_usage_error_naming_the_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the ``rllib`` extra, ``--backend rllib`` and an RLlib run among the players were a
+    ``ModuleNotFoundError`` traceback; they are usage errors that name what to install."""
+    import training.rllib.common as common
+    from training.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        common.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name.split(".")[0] == "ray" else real(name, *a),
+    )
+    run = tmp_path / "rl"
+    run.mkdir()
+    (run / "eightfold_rllib.json").write_text(
+        '{"format": 1, "game": "over_and_out", "params": {"num_players": 2}}'
+    )
+    for args in (
+        ["train", "over_and_out", "--backend", "rllib", "--out", str(tmp_path / "run")],
+        ["eval", "over_and_out", "--param", "num_players=2", "--players", str(run), "random", "--games", "2"],
+    ):
+        assert main(args) == 2, args
+        assert (
+            "needs Ray RLlib, which is not installed: pip install 'eightfold[rllib]'"
+            in capsys.readouterr().err
+        )
     assert not (tmp_path / "run").exists()

@@ -3,6 +3,7 @@ can add the backend's flags without the ``rllib`` extra installed)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,6 +17,22 @@ MAIN = "main"
 OPPONENT = "opponent"
 """The frozen copy of ``main`` (``--self-play frozen``)."""
 FROZEN_PREFIX = "frozen_"
+
+
+def require_rllib(what: str) -> None:
+    """A usage error naming the extra to install when Ray RLlib is missing (``what`` needs it),
+    instead of a ``ModuleNotFoundError`` traceback from deep inside the backend."""
+    try:
+        found = (
+            importlib.util.find_spec("ray") is not None and importlib.util.find_spec("ray.rllib") is not None
+        )
+    except (ImportError, ValueError):  # a broken or partial ray install
+        found = False
+    if not found:
+        raise ValueError(
+            f"{what} needs Ray RLlib, which is not installed: pip install 'eightfold[rllib]' "
+            "(ray[rllib] >= 2.60, < 3)"
+        )
 
 
 def parse_opponents(value: Any) -> dict[str, float]:

@@ -41,7 +41,15 @@ from pathlib import Path
 from typing import Any
 
 from training.params import int_at_least
-from training.rllib.common import CHECKPOINT_DIR, FROZEN_PREFIX, MAIN, META_FILE, OPPONENT, parse_opponents
+from training.rllib.common import (
+    CHECKPOINT_DIR,
+    FROZEN_PREFIX,
+    MAIN,
+    META_FILE,
+    OPPONENT,
+    parse_opponents,
+    require_rllib,
+)
 
 # SB3 MaskablePPO keyword -> PPOConfig.training keyword (same meaning).
 _SB3_TO_RLLIB = {
@@ -261,6 +269,7 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     run_dir = Path(_option(args, config, "out", default_out)).resolve()
     if args.envs_per_runner is None:  # batched inference over n_envs copies, like SB3's VecEnv
         args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
+    require_rllib("--backend rllib")
     import torch
 
     # The driver samples (0 runners) and learns: more torch threads than cores make each
