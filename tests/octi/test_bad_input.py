@@ -107,40 +107,44 @@ def _mid_game_dict() -> dict[str, Any]:
     return d
 
 
+# (key, planted value, a fragment of the message that names that problem)
 MUTATIONS = [
-    ("pos", [0] * 3),
-    ("pos", "x"),
-    ("prongs", [999] * 14),
-    ("supply", [100, 100]),
-    ("supply", [-1, 0]),
-    ("phase", "DANCE"),
-    ("to_move", 2),
-    ("turn", -1),
-    ("result", [1.0, 1.0]),
-    ("truncated", "no"),
-    ("history", {"k": 9}),
-    ("rng", {"bit_generator": "Nope"}),
-    ("rng", 5),
-    ("movers", [9]),
-    ("declare_queue", [0]),
-    ("jumped", [[1000]] * 7),
-    ("jumped_order", "c4"),
-    ("capture_queue", [3]),
-    ("config", {"variant": "huge"}),
-    ("config", 7),
-    ("active", 99),
-    ("origin", -7),
-    ("last_jump", 1),
-    ("truncated", True),
-    ("history", {"bogus": 2}),  # a running game is not truncated; no repetition_draw
+    ("pos", [0] * 3, "pos must have 14 entries"),
+    ("pos", "x", "pos must be a list"),
+    ("prongs", [999] * 14, r"prongs\[0\] must be an int in \[0, 255\], got 999"),
+    ("supply", [100, 100], r"supply\[0\] must be an int in \[0, 50\], got 100"),
+    ("supply", [-1, 0], r"supply\[0\] must be an int in \[0, 50\], got -1"),
+    ("phase", "DANCE", "phase must be one of .*got 'DANCE'"),
+    ("to_move", 2, r"to_move must be an int in \[0, 1\], got 2"),
+    ("turn", -1, "turn must be an int in .*got -1"),
+    ("result", [1.0, 1.0], r"result must be \[0, 0\], \[1, -1\] or \[-1, 1\]"),
+    ("truncated", "no", "truncated must be a bool, got 'no'"),
+    ("history", {"k": 9}, r"history must map position strings to counts 1\.\.3"),
+    ("rng", {"bit_generator": "Nope"}, "rng bit_generator must be one of .*got 'Nope'"),
+    ("rng", 5, "rng must be a dict"),
+    ("movers", [9], r"movers\[0\] must be an int in \[0, 6\], got 9"),
+    ("declare_queue", [0], "a declared pod cannot already be a mover"),
+    ("jumped", [[1000]] * 7, r"jumped\[0\] must be an int in \[0, 80\], got 1000"),
+    ("jumped_order", "c4", "jumped_order must be a list, got str"),
+    ("capture_queue", [3], "capture candidate 3 is not on a jumped square"),
+    ("config", {"variant": "huge"}, "variant must be one of .*got 'huge'"),
+    ("config", 7, "config must be a dict"),
+    ("active", 99, r"active must be an int in \[-1, 6\], got 99"),
+    ("origin", -7, r"origin must be an int in \[-1, 80\], got -7"),
+    ("last_jump", 1, "last_jump must be a bool, got 1"),
+    ("truncated", True, "truncated is True only for a game over by the turn limit"),
+    # a running game is not truncated; no repetition_draw
+    ("history", {"bogus": 2}, "history is kept only with repetition_draw=True"),
 ]
 
 
-@pytest.mark.parametrize("key,value", MUTATIONS)
-def test_from_dict_malformed(key: str, value: Any) -> None:
+@pytest.mark.parametrize(
+    "key,value,message", MUTATIONS, ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(MUTATIONS)]
+)
+def test_from_dict_malformed(key: str, value: Any, message: str) -> None:
     d = _mid_game_dict()
     d[key] = value
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=message):
         State.from_dict(d)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from envs.octi.board import DIR_NAMES
 from envs.octi.game import OctiGame
-from envs.octi.rules import CAPTURED, RESERVE, Config
+from envs.octi.rules import CAPTURED, RESERVE, Config, State
 from tests.octi.helpers import board, custom, legal, new, play
 
 
@@ -210,13 +210,25 @@ def test_prongs_conserved() -> None:
 
 
 def test_captured_pods_have_no_way_back_in_basic_and_fast() -> None:
-    """OCT-27 / OCT-37 / OCT-39: captured pods go to the captured pool; x_fast cannot liberate."""
+    """OCT-27 / OCT-37 / OCT-39 / OCT-40: captured pods go to the captured pool; only x_classic
+    liberates (a pod on an enemy base and a captured pod); basic and x_fast cannot."""
     moves = (
         "1. prong e3 N / prong e7 SE\n2. step e3 N / step e7 SE\n3. enter e3 / prong g7 N\n"
         "4. prong e3 N / prong g7 NE\n5. jump e3 N, capture e4 / prong c7 N"
     )
     st = play(new("x_fast"), moves)
     assert st.snapshot()["captured"] == [1, 0] and st.snapshot()["reserve"] == [3, 4]
+    assert not any(s.startswith("liberate") for s in legal(st))
+    # Black on Red's base e7 and on c3, Black pod 2 captured: the OCT-40 conditions hold
+    for variant, liberations in (("x_fast", set()), ("x_classic", {"liberate c3", "liberate e7"})):
+        d = custom(variant, black=(("e7", ""), ("c3", "")), red=(("a9", ""),)).to_dict()
+        d["pos"][2] = CAPTURED  # instead of in reserve
+        st = State.from_dict(d)
+        assert st.snapshot()["captured"] == [1, 0] and st.snapshot()["phase"] == "MAIN"
+        assert {s for s in legal(st) if s.startswith("liberate")} == liberations, variant
+    # basic: Black on Red's base c6, Black pods 2 and 3 captured
+    st = custom(black=(("c6", ""), ("c2", "")), red=(("a1", ""),))
+    assert st.snapshot()["captured"][0] == 2 and st.snapshot()["phase"] == "MAIN"
     assert not any(s.startswith("liberate") for s in legal(st))
 
 

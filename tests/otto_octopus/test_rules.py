@@ -42,13 +42,18 @@ def test_otp04_arm_tiles_only_on_tips() -> None:
 
 def test_otp05_turns_follow_handedness() -> None:
     """OTP-05: straight keeps the heading, turn-in turns right, turn-out left (§1.2)."""
-    for kind, tip in (("straight", "g4"), ("turn-in", "f3"), ("turn-out", "f5")):
+    # arm f4 heads E: straight -> g4, right turn -> S (f3); a left turn would aim at f5 (C1)
+    for kind, tip in (("straight", "g4"), ("turn-in", "f3")):
         st = make([], [[kind, "bubbles", "bubbles"]])
-        if is_legal(st, f"place {kind} f4"):
-            play(st, f"place {kind} f4")
-            assert st.ocean.arm_tip[3] == SQUARE_INDEX[tip]
-        else:
-            assert tip == "f5"  # a left turn at f4 would aim at the start square f5 (C1)
+        play(st, f"place {kind} f4")
+        assert st.ocean.arm_tip[3] == SQUARE_INDEX[tip]
+    st = make([], [["turn-out", "bubbles", "bubbles"]])
+    assert not is_legal(st, "place turn-out f4")  # its tip would be the start square f5
+    # arm d6 heads N: a left turn heads W, so the tip is c6 (a right turn would aim at e6)
+    play(st, "place turn-out d6")
+    assert st.ocean.arm_tip[0] == SQUARE_INDEX["c6"] and st.ocean.arm_heading[0] == 3
+    st = make([], [["turn-in", "bubbles", "bubbles"]])
+    assert not is_legal(st, "place turn-in d6")  # its tip would be the start square e6
 
 
 def test_otp06_end_finishes_a_started_arm() -> None:
@@ -109,6 +114,19 @@ def test_otp10_moray_blocks_fish_not_others() -> None:
     assert not is_legal(st, "place moray c8")
     assert not is_legal(st, "place minnow c6")
     assert is_legal(st, "place bubbles c6")
+    # arm e6's tip e7 touches the moray f7: arm tiles and ends may still go there
+    st = make(
+        ["straight e6", "bubbles f6", "moray f7"],
+        [["straight", "turn-out", "end"], ["starfish", "turn-in", "bubbles"]],
+    )
+    assert (
+        st.ocean.arm_tip[1] == SQUARE_INDEX["e7"]
+        and st.ocean.tiles[SQUARE_INDEX["f7"]] == KIND_INDEX["moray"]
+    )
+    assert {"place straight e7", "place turn-out e7", "place end e7"} <= legal(st)
+    play(st, "place turn-out e7")  # tip d7
+    assert not is_legal(st, "place starfish g7")  # a fish beside the moray stays illegal
+    assert is_legal(st, "place bubbles g7")
 
 
 def test_otp11_points_of_each_tile() -> None:
@@ -159,6 +177,13 @@ def test_otp14_coral_doubles() -> None:
         [["end-shell", "starfish", "bubbles"]],
     )
     assert play(st, "place end-shell a1") == (1 + 6) * 4
+    # a fish on a coral corner: the finished arm c5 ends on a7, so a8 is free and adjacent
+    st = make(
+        ["straight c5", "straight b5", "turn-in a5", "straight a6", "end a7"],
+        [["anglerfish", "starfish", "bubbles"]],
+    )
+    assert play(st.clone(), "place anglerfish a8") == 3 * 2
+    assert play(st, "place starfish a8") == 3 * 2
 
 
 def test_otp15_order_and_shark_on_coral() -> None:

@@ -8,6 +8,7 @@ import pytest
 from envs.otto_octopus.board import KIND_INDEX, KINDS
 from envs.otto_octopus.encode import observe, parse_action
 from envs.otto_octopus.game import OttoOctopusGame
+from envs.otto_octopus.rules import EXTRA, MAIN
 from tests.otto_octopus.helpers import P1, P2, hand, is_legal, legal, make, play
 
 
@@ -186,14 +187,35 @@ def test_otp38_hand_penalty_and_shared_win() -> None:
 
 
 def test_otp39_solo_effects() -> None:
-    """OTP-39: solo ignores clownfish, butterflyfish, jellyfish, pufferfish; the seahorse works."""
+    """OTP-39: solo ignores clownfish, butterflyfish, jellyfish, pufferfish (they still score);
+    the seahorse works."""
     st = make(P1, [["butterflyfish", "pufferfish", "seahorse"]], num_players=1, pile=["bubbles"] * 5)
-    play(st, "place butterflyfish e7")
+    assert play(st, "place butterflyfish e7") == 1
     assert st.extra == 0 and st.phase == 0
-    play(st, "place pufferfish f7")
+    # the pufferfish has no opponent to swap with in solo: no SWAP phase (OTP-24 too)
+    assert play(st, "place pufferfish f7") == 1
     assert st.phase == 0
     play(st, "place seahorse e8")
     assert legal(st) == {"return bubbles"}
+    # clownfish: no draw and no extra placement; only the end-of-turn refill (T15)
+    st = make(
+        P1, [["clownfish", "jellyfish", "bubbles"]], num_players=1, pile=["starfish", "straight", "minnow"]
+    )
+    assert play(st, "place clownfish c7") == 1
+    assert (st.phase, st.extra, st.current_player()) == (MAIN, 0, 0)
+    assert hand(st, 0) == ["bubbles", "jellyfish", "starfish"] and len(st.pile) == 2
+    # jellyfish: no skip. A skip of the only seat would be used up at once, so play it in a
+    # forced EXTRA phase (E = 2, not reachable in solo) where a pending skip stays visible
+    st = make(
+        P1,
+        [["jellyfish", "bubbles", "bubbles"]],
+        num_players=1,
+        pile=["starfish"],
+        phase="extra",
+        extra=2,
+    )
+    assert play(st, "place jellyfish c6") == 1 + 1  # algae
+    assert st.skips == [0] and (st.phase, st.extra) == (EXTRA, 1)
 
 
 def test_otp40_solo_final_score() -> None:

@@ -191,16 +191,23 @@ def test_topsy_turvy_equal_total_after_exhaustion() -> None:
         state.apply(10)
         state.apply(0)
     assert (state.tiptop, state.tiptop_pile, state.tiptop_discards) == (66, [], [22, 33, 44, 55])
-    state.total = 55  # any new L is 22..55: only 55 is safe
-    state._bits = -1
-    pile = state.clone()
-    new_l = pile.rng.permutation([22, 33, 44, 55]).tolist()[-1]
-    state.apply(10)
-    if new_l == 55:
-        assert (state.round, state.tiptop, state.total, len(state.tiptop_pile)) == (1, 55, 55, 3)
-        assert state.tiptop_discards == [66]
-    else:
-        assert (state.round, state.chips) == (2, [3, 4])
+    # the reshuffle order comes from the state's rng: a clone turns up the same new L
+    probe = state.clone()
+    probe.total = 0
+    probe._bits = -1
+    probe.apply(10)
+    new_l = probe.tiptop
+    assert new_l in (22, 33, 44, 55) and probe.tiptop_discards == [66]  # the old L is not reshuffled
+    equal, lower = state.clone(), state.clone()
+    for st, t in ((equal, new_l), (lower, new_l + 1)):
+        st.total = t
+        st._bits = -1
+        st.apply(10)
+    # new L == T: safe, T unchanged, the player draws
+    assert (equal.round, equal.tiptop, equal.total, len(equal.tiptop_pile)) == (1, new_l, new_l, 3)
+    assert equal.tiptop_discards == [66] and equal.chips == [4, 4] and len(equal.hands[0]) == 4
+    # new L < T: the player of the Topsy Turvy loses the round (a new round is dealt)
+    assert (lower.round, lower.chips) == (2, [3, 4])
 
 
 def test_topsy_turvy_exhaustion_cycles() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -28,8 +30,26 @@ def test_elo_orders_players_and_keeps_all_win_records_finite() -> None:
     assert 150 < elo["a"] - elo["b"] < 260
 
 
+class _SeatRecorder(RandomBot):
+    """A random bot that notes every seat it is asked to act for."""
+
+    def __init__(self, game: ToyGame) -> None:
+        super().__init__(game)
+        self.seats: set[int] = set()
+
+    def act(self, state: Any, player: int, rng: np.random.Generator) -> int:
+        self.seats.add(player)
+        return super().act(state, player, rng)
+
+
 def test_pairing_rotates_seats_and_counts_every_game() -> None:
     game = ToyGame(num_players=3)
+    # game g seats a in g mod 3 and b in the other seats (every seat acts: no bust in 3 moves)
+    for g in range(6):
+        a, b = _SeatRecorder(game), _SeatRecorder(game)
+        one = play_pairing(game, a, b, ("x", "y"), [g], seed=1)
+        assert one.games == 1
+        assert a.seats == {g % 3} and b.seats == {0, 1, 2} - {g % 3}, g
     res = play_pairing(game, RandomBot(game), RandomBot(game), ("x", "y"), range(30), seed=1)
     assert res.games == 30 == res.wins + res.draws + res.losses
     assert min(res.placements) >= 1.0 and max(res.placements) <= 3.0
