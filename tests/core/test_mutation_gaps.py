@@ -253,6 +253,22 @@ def test_illegal_move_after_a_mid_game_reward_pays_exactly_minus_one() -> None:
     assert env.unwrapped._cumulative_rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": 0.0}
 
 
+def test_illegal_move_right_after_a_payment_pays_the_others_nothing_new() -> None:
+    """``TerminateIllegalWrapper``: the step of an illegal move pays -1 to the mover and 0 to
+    the others, even when the step before it paid them (PettingZoo classic's stack zeroes the
+    rewards first); what was paid before stays in the cumulative rewards, counted once.
+    Leaving the previous step's rewards in place paid them twice and passed every other test."""
+    env = StandardWrapper(_raw({0: {"pay": (0.5, 0.0, -0.5)}}))
+    env.reset(seed=0)
+    env.step(0)  # player_0's move pays (0.5, 0, -0.5)
+    assert env.agent_selection == "player_1"
+    env.step(2)  # illegal, at once
+    raw = env.unwrapped
+    assert raw.rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": 0.0}
+    assert raw._cumulative_rewards == {"player_0": 0.5, "player_1": -1.0, "player_2": -0.5}
+    assert all(raw.terminations.values())
+
+
 def test_step_after_the_last_dead_step_only_warns() -> None:
     """``OrderEnforcingWrapper``: a ``step`` once every agent is gone warns and does nothing."""
     env = StandardWrapper(_raw({0: {"end": True, "pay": (1.0, -0.5, -0.5)}}))

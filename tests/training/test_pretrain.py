@@ -94,7 +94,8 @@ def test_fit_makes_the_policy_agree_with_the_teacher() -> None:
     after = agreement(model.policy, demos)
     assert after > before + 0.1 and after > 0.8, (before, after)
     assert log["epochs"][-1]["holdout_agreement"] > 0.8
-    assert log["epochs"][-1]["value_loss"] < log["epochs"][0]["value_loss"] * 1.5
+    # the critic learns too (0.98 -> 0.80 measured; an untrained critic stays at 1.16)
+    assert log["epochs"][-1]["value_loss"] < log["epochs"][0]["value_loss"] * 0.9
 
 
 def test_pretrain_writes_its_record_and_rejects_a_bad_teacher(tmp_path: Path) -> None:
@@ -324,7 +325,8 @@ def test_bad_pretrain_options_are_refused(key: str, value: float) -> None:
 
 @pytest.mark.parametrize("name", ["octi", "otto_octopus", "otto_game_over"])
 def test_every_game_collects_and_fits(name: str) -> None:
-    """CNN (Octi) and vector policies alike; a few decisions each."""
+    """CNN (Octi) and vector policies alike; a few decisions each, fitted: the loss falls (8
+    epochs: by 83% / 27% / 14% measured; without the optimiser step it stays put)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -338,8 +340,9 @@ def test_every_game_collects_and_fits(name: str) -> None:
     vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
     kwargs = policy_kwargs(shape, [16], [8], 32)
     model = MaskablePPO("MlpPolicy", vec, policy_kwargs=kwargs, seed=0, device="cpu")
-    log = fit(model.policy, demos, epochs=2, batch_size=16, vf_coef=0.5, max_grad_norm=0.5, seed=0)
-    assert log["epochs"][-1]["policy_loss"] < log["epochs"][0]["policy_loss"] + 1.0
+    log = fit(model.policy, demos, epochs=8, batch_size=16, vf_coef=0.5, max_grad_norm=0.5, seed=0)
+    losses = [e["policy_loss"] for e in log["epochs"]]
+    assert losses[-1] < 0.95 * losses[0], losses  # the fit moves the policy toward the teacher
 
 
 def test_symmetry_images_are_the_turned_positions() -> None:
