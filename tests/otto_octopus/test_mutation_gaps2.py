@@ -78,3 +78,20 @@ def test_otp23_otp37_pending_skip_of_an_empty_hand_is_not_a_pass() -> None:
     assert st.current_player() == 0 and st.skips == [0, 0] and st.passed == [True, False]
     play(st, "pass")
     assert st.is_terminal() and st.final_scores() == [4 - 1, 0]
+
+
+def test_otp41_otp48_playing_a_duplicate_uses_the_visible_copy() -> None:
+    """OTP-48 lets ``place <kind>`` use any copy; the doc page fixes it as the oldest, so a
+    visible copy goes before the secret (newest, OTP-41) one. player_0 holds [starfish,
+    bubbles, starfish], the second starfish secret, and the pile is empty (no refill): after
+    ``place starfish ...`` the bubbles stay visible and the starfish stays the secret tile
+    (taking the newest copy would turn the visible bubbles secret and show a starfish)."""
+    game = OttoOctopusGame(open_game=True)
+    st = make(
+        P1, [["starfish", "bubbles", "starfish"], ["bubbles", "bubbles", "bubbles"]], open_game=True, pile=[]
+    )
+    assert "player_0 shows starfish, bubbles (+1 secret)" in game.private_text(st, 1)
+    move = next(m for m in sorted(legal(st)) if m.startswith("place starfish"))
+    play(st, move)
+    assert hand(st, 0) == ["bubbles", "starfish"]
+    assert "player_0 shows bubbles (+1 secret)" in game.private_text(st, 1)
