@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import envs  # noqa: F401  (registers the ids)
 from envs.core.registry import GAMES
@@ -22,6 +22,15 @@ def test_pettingzoo_api(game_config: tuple[str, dict[str, Any]]) -> None:
 def test_pettingzoo_seed(game_config: tuple[str, dict[str, Any]]) -> None:
     name, params = game_config
     seed_test(lambda: GAMES[name].env(**params), num_cycles=100)
+
+
+def test_pettingzoo_render(
+    game_config: tuple[str, dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PettingZoo's render checker: every mode of ``metadata["render_modes"]`` over a game."""
+    name, params = game_config
+    render_test(lambda render_mode=None: GAMES[name].env(render_mode=render_mode, **params))
+    assert capsys.readouterr().out  # "human" prints the board
 
 
 def _trajectory(name: str, params: dict[str, Any], seed: int) -> list[Any]:
