@@ -84,7 +84,11 @@ def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds ``p``; at p = 0 or 1 float rounding would leave the bound a hair
+    # inside it (1 - 1e-16 for 4 wins of 4), so the end is taken as exact
+    lo = 0.0 if k <= 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if k >= n else max(p, min(1.0, centre + half))
+    return (lo, hi)
 
 
 def play_game(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 
 from envs.core.bots import RandomBot
 from tests.training.toy_game import ToyGame
+from training.plots import plot_tournament
 from training.tournament import PairResult, bradley_terry_elo, play_pairing, wilson
 
 
@@ -17,6 +19,29 @@ def test_wilson_interval() -> None:
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_interval_holds_the_rate_exactly() -> None:
+    """A clean sweep's interval ends at exactly 1 (and a whitewash's at 0), and every interval
+    holds its rate: float rounding once left 4 wins of 4 at [0.51, 1 - 1e-16], and the
+    tournament plot then failed on a negative error bar (``eightfold eval --plot``)."""
+    for n in range(1, 1001):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0, n
+    for n in range(1, 60):
+        for k2 in range(2 * n + 1):  # draws count as halves
+            lo, hi = wilson(k2 / 2, n)
+            assert 0.0 <= lo <= k2 / 2 / n <= hi <= 1.0, (k2, n)
+
+
+def test_tournament_plot_of_clean_sweeps(tmp_path: Path) -> None:
+    """Win rates of 1 and 0 (at game counts whose Wilson bounds used to round inside them)."""
+    pairs = [PairResult("a", "b", games=4, wins=4), PairResult("a", "c", games=300, losses=300)]
+    res = {
+        "env": "toy", "params": {}, "games_per_pairing": 4,
+        "pairs": [p.summary() for p in pairs], "elo": {"a": 1000.0, "b": 600.0, "c": 1400.0},
+    }  # fmt: skip
+    out = plot_tournament(res, tmp_path / "t.png")
+    assert out.stat().st_size > 1000
 
 
 def test_elo_orders_players_and_keeps_all_win_records_finite() -> None:
