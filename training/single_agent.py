@@ -52,6 +52,16 @@ from training.players import OpponentPool, Player
 _MAX_REDEALS = 100
 
 
+def _seat_value(name: str, seat: Any, n: int) -> int | None:
+    """A seat given by the caller: None, or an integer in [0, n) (numpy integers read as the
+    int they hold; a bool is not a seat)."""
+    if seat is None:
+        return None
+    if isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_)) and 0 <= seat < n:
+        return int(seat)
+    raise ValueError(f"{name} must be an int in [0, {n - 1}] or None (random per episode), got {seat!r}")
+
+
 def placement(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()) -> float:
     """1 = best; ties share the mean of their places. Partners (``team``) are not rivals."""
     mine = returns[seat]
@@ -107,8 +117,12 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         gamma: float = 0.99,
     ) -> None:
         n = game.num_players
-        if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"seat must be in [0, {n - 1}] or None (random per episode), got {seat}")
+        seat = _seat_value("seat", seat, n)
+        if partner is not None and len(team_seats(game, 0)) < 2:
+            raise ValueError(
+                f"partner is for 2v2 games only (teams with 4 players); this {game.name} "
+                f"game ({n} players) has no partner seat"
+            )
         if opponents is None and n > 1:
             raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")
         if render_mode not in (None, "ansi"):
@@ -182,11 +196,16 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         if seed is not None:  # own stream for seats and opponents, apart from the deal
             self._rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
         opts: dict[str, Any] = dict(options or {})
-        seat_opt = opts.pop("seat", None)
+        seat_opt = _seat_value("option seat", opts.pop("seat", None), self.game.num_players)
         for attempt in range(_MAX_REDEALS):
             # the first game of reset(seed=s) is dealt exactly like the AEC env's reset(seed=s)
             deal_seed = seed if seed is not None and attempt == 0 else int(self._rng.integers(2**63 - 1))
-            self._state = self.game.new_initial_state(np.random.default_rng(deal_seed), opts or None)
+            try:
+                self._state = self.game.new_initial_state(np.random.default_rng(deal_seed), opts or None)
+            except ValueError as err:  # the game lists its own options; this view adds "seat"
+                if str(err).startswith("unknown reset option"):
+                    raise ValueError(f"{err} (and this view's 'seat')") from None
+                raise
             self.seat = self._choose_seat(seat_opt)
             self._seat_players()
             self._paid = 0.0
@@ -197,13 +216,10 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
                 return self._obs(), self._info()
         raise RuntimeError(f"the game ended before seat {self.seat} could move in {_MAX_REDEALS} deals")
 
-    def _choose_seat(self, seat_opt: Any) -> int:
-        n = self.game.num_players
+    def _choose_seat(self, seat_opt: int | None) -> int:
         seat = seat_opt if seat_opt is not None else self.fixed_seat
         if seat is None:
-            return int(self._rng.integers(n))
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"option seat must be in [0, {n - 1}], got {seat!r}")
+            return int(self._rng.integers(self.game.num_players))
         return seat
 
     def _seat_players(self) -> None:

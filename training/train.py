@@ -125,10 +125,10 @@ def build_single_env(cfg_dict: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]
     bots = game_bots(entry)
     pool_kw: dict[str, Any] = {"latest_prob": cfg.latest_prob, "max_size": cfg.pool_size}
     pool = OpponentPool.from_specs(game, cfg.opponents, bots, **pool_kw) if game.num_players > 1 else None
-    partner: Any = None
-    if cfg.partner == "self":
+    partner: Any = None  # the config's partner is for 2v2 only
+    if cfg.partner == "self" and has_partner(game):
         partner = OpponentPool(fallback=make_player(game, "random", bots), **pool_kw)
-    elif cfg.partner:
+    elif cfg.partner and has_partner(game):
         partner = make_player(game, cfg.partner, bots)
     env = SingleAgentEnv(game, pool, seat=cfg.seat, partner=partner, shaping=cfg.shaping, gamma=cfg.gamma)
     return env, game, bots
@@ -230,7 +230,14 @@ def selfplay_groups(cfg: TrainConfig, game: Any) -> list[str]:
     config names it and the game has opponents (a solo game has none: its ``opponents`` are
     ignored), ``partner`` when the 2v2 partner is played by past selves."""
     groups = ["self"] if "self" in cfg.opponents and game.num_players > 1 else []
-    return groups + (["partner"] if cfg.partner == "self" else [])
+    return groups + (["partner"] if cfg.partner == "self" and has_partner(game) else [])
+
+
+def has_partner(game: Any) -> bool:
+    """Whether the game seats a partner beside the learner (2v2); ``partner`` is ignored otherwise."""
+    from envs.core.game import team_seats
+
+    return len(team_seats(game, 0)) > 1
 
 
 def train(cfg: TrainConfig, resume: bool = False) -> Path:

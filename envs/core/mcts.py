@@ -280,7 +280,10 @@ class MCTSBot(Bot):
             depth = AUTO_DEPTH if self.evaluate is not None else None
         elif depth == "full":
             depth = None
-        self.depth: int | None = _positive("depth", depth, int, zero=True)
+        try:
+            self.depth: int | None = _positive("depth", depth, int, zero=True)
+        except ValueError:
+            raise ValueError(f"mcts: depth must be 'auto', 'full' or an int >= 0, got {depth!r}") from None
         if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or not 0 <= epsilon <= 1:
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)

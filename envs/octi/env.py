@@ -90,7 +90,7 @@ pod id) and keep stacks exact; Octi has no hidden information.
 | ``max_turns`` | int >= 1 or ``None`` | ``None`` = 300 / 500 / 1000 | completed turns before the truncation draw |
 | ``allow_reposition`` | bool | False | OCT-49: a MAIN action moves a prong to another socket of the same pod |
 | ``edgeless`` | bool | False | OCT-50: the board is a torus |
-| ``capture_to_reserve`` | bool | False | OCT-51 (X only): own pods captured by their owner go back to reserve |
+| ``capture_to_reserve`` | bool | False | OCT-51 (X only; accepted and ignored in basic, as the spec's table says): own pods captured by their owner go back to reserve |
 | ``repetition_draw`` | bool | False | OCT-52: a position occurring a third time is a draw |
 
 ``env()`` / ``raw_env()`` also take ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``,

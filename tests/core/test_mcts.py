@@ -384,8 +384,14 @@ def test_make_bot_builds_mcts_for_any_table() -> None:
     ],
 )
 def test_bad_mcts_parameters_raise_value_error(spec: str) -> None:
-    with pytest.raises(ValueError):
+    name = spec.split(":")[1].split("=")[0]
+    with pytest.raises(ValueError, match=name):
         make_bot(NimGame(), spec, {})
+
+
+def test_bad_depth_names_the_words_it_takes() -> None:
+    with pytest.raises(ValueError, match=r"depth must be 'auto', 'full' or an int >= 0, got 'none'"):
+        make_bot(NimGame(), "mcts:depth=none", {})
 
 
 # -------------------------------------------------------------------- registered games

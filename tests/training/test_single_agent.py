@@ -144,6 +144,51 @@ def test_seat_is_random_per_episode_or_fixed() -> None:
         random_view(game, seat=4)
 
 
+def test_seat_values_numpy_ints_yes_bools_and_others_no() -> None:
+    """A numpy integer is the seat it holds (as everywhere a parameter is read); a bool, a
+    float or a string is refused up front with a ValueError naming ``seat``."""
+    game = ToyGame(num_players=4)
+    info = random_view(game, seat=np.int64(1)).reset(seed=0)[1]
+    assert info["seat"] == 1 and type(info["seat"]) is int
+    info = random_view(game).reset(seed=0, options={"seat": np.int8(3)})[1]
+    assert info["seat"] == 3 and type(info["seat"]) is int
+    for bad in (True, 0.5, 1.0, "1", -1, 4):
+        with pytest.raises(ValueError, match=r"^seat must be an int in \[0, 3\]"):
+            random_view(game, seat=bad)
+        with pytest.raises(ValueError, match=r"^option seat must be an int in \[0, 3\]"):
+            random_view(game).reset(seed=0, options={"seat": bad})
+
+
+def test_unknown_reset_option_lists_seat_too() -> None:
+    from envs.over_and_out.game import OverAndOutGame
+
+    game = OverAndOutGame(num_players=2)
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['sea'\].*'seat'"):
+        random_view(game).reset(seed=0, options={"sea": 1})
+    assert random_view(game).reset(seed=0, options={"seat": 1})[1]["seat"] == 1
+
+
+def test_partner_outside_2v2_is_an_error() -> None:
+    """A partner where the game seats none would be dropped without a word."""
+    for params in ({"num_players": 4}, {"num_players": 2}):
+        game = ToyGame(**params)
+        with pytest.raises(ValueError, match="partner is for 2v2 games only"):
+            SingleAgentEnv(game, fixed_pool(game, RandomBot(game)), partner=AddThree(game))
+
+
+def test_the_configs_partner_applies_to_2v2_only() -> None:
+    """``partner`` in a config (OTTO Game Over's says ``self``) is for 2v2: a 2-player run
+    builds no partner pool and saves no partner snapshots."""
+    from training.config import TrainConfig
+    from training.train import build_single_env, selfplay_groups
+
+    for params, partnered in (({"num_players": 2}, False), ({"num_players": 4, "teams": True}, True)):
+        cfg = {"env": "otto_game_over", "params": params, "partner": "self", "opponents": {"random": 1.0}}
+        env, game, _ = build_single_env(cfg)
+        assert (env.partner is not None) is partnered
+        assert ("partner" in selfplay_groups(TrainConfig(**cfg), game)) is partnered
+
+
 def test_same_seed_same_episode() -> None:
     game = ToyGame(num_players=3)
     runs = []
