@@ -87,9 +87,27 @@ class BaselineEvalCallback(BaseCallback):
         self.out_dir = out_dir
         self.seed = seed
         self.deterministic = deterministic
-        self.best = -1.0
+        self.best = self._best_so_far()  # a resumed run keeps its best_model.zip unless beaten
         self._last = 0
         self._start = time.time()
+
+    def _best_so_far(self) -> float:
+        """The best mean score of the run's earlier evaluations against these same baselines
+        (``eval.jsonl``, written before a ``--resume``); -1 when there are none."""
+        path = self.out_dir / "eval.jsonl"
+        best = -1.0
+        if not path.exists() or not (self.out_dir / "best_model.zip").exists():
+            return best
+        for line in path.read_text().splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and {k for k, v in row.items() if isinstance(v, dict)} == set(
+                self.opponents
+            ):
+                best = max(best, sum(row[s]["score"] for s in self.opponents) / max(1, len(self.opponents)))
+        return best
 
     def _on_training_start(self) -> None:
         self._last = self.num_timesteps

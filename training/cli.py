@@ -22,7 +22,7 @@ import numpy as np
 
 from envs.core.config import describe_params
 from envs.core.registry import GAMES, get_game, installed_games
-from training.params import float_at_least, int_at_least, parse_params
+from training.params import float_at_least, int_at_least, output_file, parse_params
 
 
 def _add_env_args(p: argparse.ArgumentParser) -> None:
@@ -112,6 +112,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from envs.core.draw import save_png
 
     entry = get_game(args.env)
+    output_file("--out", args.out)
     env = entry.env(render_mode="rgb_array", **_env_params(args))
     env.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed)
@@ -140,6 +141,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "--policy": args.policy,
     }
     play_only = {
+        "--seed": args.seed != 0,
         "--games": args.games is not None,
         "--seconds": args.seconds != BENCH_SECONDS,
         "--mcts": args.mcts,
@@ -148,6 +150,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if stray:
         mode = "--learner" if args.learner else "random play (no --learner)"
         raise ValueError(f"{', '.join(stray)} has no effect with {mode}")
+    if args.json:
+        output_file("--json", args.json)
     if getattr(args, "learner", None):
         from training.bench import learner_bench
 
@@ -290,6 +294,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file that cannot be read or written: no traceback
+        print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # Ctrl-C at a prompt or during a run: no traceback
         print(f"\neightfold {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -142,6 +142,12 @@ class TrainConfig:
             raise ValueError(f"pretrain_temperature must be >= 0, got {self.pretrain_temperature!r}")
         if int(self.pretrain_workers) < 1:
             raise ValueError(f"pretrain_workers must be >= 1, got {self.pretrain_workers!r}")
+        rollout = int(self.n_steps) * int(self.n_envs)
+        if int(self.batch_size) > rollout:
+            raise ValueError(
+                f"batch_size must be <= n_steps x n_envs (the rollout PPO splits into minibatches: "
+                f"{self.n_steps} x {self.n_envs} = {rollout}), got {self.batch_size!r}"
+            )
         if not self.opponents:
             raise ValueError("opponents must name at least one opponent")
         if any(float(w) <= 0 for w in self.opponents.values()):
@@ -162,7 +168,7 @@ class TrainConfig:
         RLlib run, or ``self`` where past selves may play."""
         from envs.core.bots import make_bot
         from envs.core.registry import get_game
-        from training.players import game_bots, is_model_spec
+        from training.players import PolicyPlayer, game_bots, is_model_spec
         from training.rllib.common import is_rllib_spec
 
         entry = get_game(self.env)
@@ -182,6 +188,10 @@ class TrainConfig:
             if is_model_spec(spec):
                 if not Path(spec.strip()).is_file():
                     raise ValueError(f"{option}: no model at {spec!r}")
+                try:  # its spaces must be this game config's
+                    PolicyPlayer.load(spec.strip(), game)
+                except ValueError as exc:
+                    raise ValueError(f"{option}: {exc}") from None
                 return
             try:
                 make_bot(game, spec, dict(bots))
@@ -195,6 +205,12 @@ class TrainConfig:
         for spec in self.eval_opponents:
             check("eval_opponents", spec)
         check("pretrain_teacher", self.pretrain_teacher)
+        if int(self.pretrain_samples) > 0:
+            from training.players import make_player
+            from training.pretrain import check_pretrain_options
+
+            teacher = make_player(game, str(self.pretrain_teacher), bots)
+            check_pretrain_options(game, self.to_dict(), teacher)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -226,9 +242,19 @@ def _check_type(f: dataclasses.Field[Any], value: Any) -> None:
 
 
 def parse_opponents(value: Any) -> dict[str, float]:
-    """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights."""
+    """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights. In a
+    comma list a ``k=v`` item continues the bot spec before it, so a spec keeps all its
+    parameters: ``"random,mcts:sims=50,c=0.5"`` is ``random`` and ``mcts:sims=50,c=0.5``."""
     if isinstance(value, str):
-        value = [v for v in (p.strip() for p in value.split(",")) if v]
+        items: list[str] = []
+        for part in (p.strip() for p in value.split(",")):
+            if not part:
+                continue
+            if items and ":" in items[-1] and "=" in part and ":" not in part:
+                items[-1] += "," + part
+            else:
+                items.append(part)
+        value = items
     if isinstance(value, dict):
         return {str(k): float(v) for k, v in value.items()}
     if isinstance(value, list):

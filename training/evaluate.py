@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.core.registry import get_game
-from training.params import int_at_least, parse_params
+from training.params import int_at_least, output_file, parse_params
 from training.tournament import PairResult, bradley_terry_elo, play_pairing
 
 MIN_PARALLEL_GAMES = 40
@@ -181,18 +181,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
             f"wrote {learning_curve(Path(args.curve), Path(args.plot or Path(args.curve) / 'learning_curve.png'))}"
         )
         return 0
+    for option in ("json", "plot"):  # before the games: a bad path must not lose the results
+        if getattr(args, option):
+            output_file(f"--{option}", getattr(args, option))
     if args.env is None:
         env, params = infer_env(args.players)
         params.update(parse_params(args.param, args.variant))
+        print(f"env {get_game(env).env_id} {params or ''} (from the players' training runs)", file=sys.stderr)
     else:
         env, params = get_game(args.env).name, parse_params(args.param, args.variant)
-        from training.players import params_note
+    from training.players import params_note
 
-        game = get_game(env).game_class()(**params)
-        for spec in args.players:
-            note = params_note(spec, game)
-            if note:
-                print(note, file=sys.stderr)
+    game = get_game(env).game_class()(**params)
+    for spec in args.players:
+        note = params_note(spec, game)
+        if note:
+            print(note, file=sys.stderr)
     res = run_tournament(
         env, params, args.players, args.games, args.mode, args.seed, args.workers, not args.stochastic
     )

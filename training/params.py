@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 
@@ -67,3 +68,16 @@ def float_at_least(low: float, strict: bool = False) -> Any:
 
     parse.__name__ = f"number {relation} {low:g}"
     return parse
+
+
+def output_file(option: str, path: str | Path) -> Path:
+    """A file the command will write, checked before the work starts: not a directory, and
+    its folder created if missing (``ValueError`` naming ``option`` when that cannot be)."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is a directory; give a file name")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{option} {str(path)!r}: cannot create its folder ({exc})") from None
+    return p

@@ -25,13 +25,17 @@ def read_monitor(run_dir: Path) -> dict[str, np.ndarray]:
         lines = path.read_text().splitlines()
         if len(lines) < 2:
             continue
+        try:  # each file's times count from its own start (a resumed run writes new files)
+            t_start = float(json.loads(lines[0].lstrip("#")).get("t_start", 0.0))
+        except (ValueError, AttributeError):
+            t_start = 0.0
         cols = lines[1].split(",")
         for line in lines[2:]:
             rec = dict(zip(cols, line.split(","), strict=False))
             try:
                 won = 1.0 if rec.get("outcome") == "win" else 0.0
                 ret = rec.get("return") or rec["r"]  # the true return (without reward shaping)
-                rows.append((float(rec["t"]), float(ret), int(rec["l"]), won))
+                rows.append((t_start + float(rec["t"]), float(ret), int(rec["l"]), won))
             except (KeyError, ValueError):
                 continue
     rows.sort()
@@ -70,14 +74,17 @@ def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
     ax1.set_xlabel("learner steps")
     ax1.set_title("training episodes")
     ax1.grid(alpha=0.3)
-    ax1.legend(loc="lower right")
+    if mon["r"].size:
+        ax1.legend(loc="lower right")
     if evals:
-        steps = [e["timesteps"] for e in evals]
-        bots = [k for k, v in evals[0].items() if isinstance(v, dict)]
+        # every baseline of any evaluation (a resumed run may evaluate against others)
+        bots = list(dict.fromkeys(k for e in evals for k, v in e.items() if isinstance(v, dict)))
         for bot in bots:
-            wr = np.array([e[bot]["win_rate"] for e in evals])
-            lo = np.array([e[bot]["win_rate_ci95"][0] for e in evals])
-            hi = np.array([e[bot]["win_rate_ci95"][1] for e in evals])
+            rows = [e for e in evals if isinstance(e.get(bot), dict)]
+            steps = [e["timesteps"] for e in rows]
+            wr = np.array([e[bot]["win_rate"] for e in rows])
+            lo = np.array([e[bot]["win_rate_ci95"][0] for e in rows])
+            hi = np.array([e[bot]["win_rate_ci95"][1] for e in rows])
             ax2.plot(steps, wr, marker="o", label=f"vs {bot}")
             ax2.fill_between(steps, lo, hi, alpha=0.15)
     ax2.set_ylim(0, 1)
@@ -94,12 +101,26 @@ def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
     return out
 
 
+def short_names(names: list[str]) -> dict[str, str]:
+    """Each player's label: its file name, or as many trailing path parts as tell it apart
+    (``run_a/model.zip`` and ``run_b/model.zip``); bot specs stay as they are."""
+    unique = list(dict.fromkeys(names))
+    depth = 1
+    while True:
+        labels = {n: "/".join(Path(n).parts[-depth:]) or n for n in unique}
+        clash = len(set(labels.values())) < len(unique)
+        if not clash or depth > max(len(Path(n).parts) for n in unique):
+            return labels if not clash else {n: n for n in unique}
+        depth += 1
+
+
 def plot_tournament(res: dict[str, Any], out: Path) -> Path:
     """Win rate of each pairing with its 95% interval, and the Elo ratings."""
     plt = _plt()
     pairs = res["pairs"]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 0.6 * max(3, len(pairs)) + 1.5))
-    labels = [f"{Path(p['a']).name} vs {Path(p['b']).name}" for p in pairs]
+    short = short_names([*(p["a"] for p in pairs), *(p["b"] for p in pairs), *res["elo"]])
+    labels = [f"{short[p['a']]} vs {short[p['b']]}" for p in pairs]
     wr = np.array([p["win_rate"] for p in pairs])
     err = np.array(
         [[p["win_rate"] - p["win_rate_ci95"][0], p["win_rate_ci95"][1] - p["win_rate"]] for p in pairs]
@@ -112,7 +133,7 @@ def plot_tournament(res: dict[str, Any], out: Path) -> Path:
     ax1.set_xlabel(f"win rate, 95% Wilson CI ({res['games_per_pairing']} games, seats rotated)")
     elo = sorted(res["elo"].items(), key=lambda kv: kv[1])
     base = min(e for _, e in elo) - 100.0  # bars from below the weakest, so differences show
-    ax2.barh([Path(n).name for n, _ in elo], [e - base for _, e in elo], left=base, color="tab:orange")
+    ax2.barh([short[n] for n, _ in elo], [e - base for _, e in elo], left=base, color="tab:orange")
     for i, (_, e) in enumerate(elo):
         ax2.text(e, i, f" {e:.0f}", va="center")
     ax2.set_xlim(base, max(e for _, e in elo) + 120.0)

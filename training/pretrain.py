@@ -435,6 +435,27 @@ def fit(
     return log
 
 
+def check_pretrain_options(game: Any, cfg_dict: dict[str, Any], teacher_player: Any) -> None:
+    """The warm start's options that depend on the game and its teacher (``TrainConfig.validate``
+    runs this before a run writes anything): soft targets need a scoring teacher, symmetries a
+    game that declares some."""
+    if float(cfg_dict.get("pretrain_temperature") or 0.0) > 0:
+        from envs.core.bots import ScoringBot
+
+        if not isinstance(teacher_player, ScoringBot):
+            raise ValueError(
+                f"pretrain_temperature > 0 needs a teacher with scores (a ScoringBot); "
+                f"{cfg_dict['pretrain_teacher']!r} of {game.name} has none: set pretrain_temperature: 0"
+            )
+    if cfg_dict.get("pretrain_symmetries") and not game.symmetries():
+        from envs.core.registry import GAMES
+
+        have = sorted(name for name, entry in GAMES.items() if entry.game_class()().symmetries())
+        raise ValueError(
+            f"pretrain_symmetries: {game.name} declares no symmetries (games that do: {', '.join(have)})"
+        )
+
+
 def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
     """Collect ``pretrain_samples`` teacher decisions and fit ``model.policy`` to them; then
     ``pretrain_rounds`` DAgger rounds: ``pretrain_samples`` more decisions in which the
@@ -451,22 +472,8 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
 
     _env, game, bots = build_single_env(cfg_dict)
     teacher_player = make_player(game, str(cfg_dict["pretrain_teacher"]), bots)  # a bad spec fails here
-    if float(cfg_dict.get("pretrain_temperature") or 0.0) > 0:
-        from envs.core.bots import ScoringBot
-
-        if not isinstance(teacher_player, ScoringBot):
-            raise ValueError(
-                f"pretrain_temperature > 0 needs a teacher with scores (a ScoringBot); "
-                f"{cfg_dict['pretrain_teacher']!r} of {game.name} has none: set pretrain_temperature: 0"
-            )
+    check_pretrain_options(game, cfg_dict, teacher_player)
     symmetries = game.symmetries() if cfg_dict.get("pretrain_symmetries") else ()
-    if cfg_dict.get("pretrain_symmetries") and not symmetries:
-        from envs.core.registry import GAMES
-
-        have = sorted(name for name, entry in GAMES.items() if entry.game_class()().symmetries())
-        raise ValueError(
-            f"pretrain_symmetries: {game.name} declares no symmetries (games that do: {', '.join(have)})"
-        )
     samples, workers = int(cfg_dict["pretrain_samples"]), int(cfg_dict["pretrain_workers"])
     seed = int(cfg_dict["seed"]) + 31337
     teacher = cfg_dict["pretrain_teacher"]

@@ -9,11 +9,15 @@ written to ``<out>/config.yaml``. A run directory holds::
     model.zip          the final model (``best_model.zip``: best periodic evaluation)
     checkpoints/       periodic checkpoints;  pool/  self-play snapshots
     tb/                TensorBoard logs (``tensorboard --logdir runs``)
-    monitor/           per-env episode logs (rewards, lengths, outcome, placement)
+    monitor/           per-env episode logs (rewards, lengths, outcome, placement; a resume adds resume<k>-*)
     eval.jsonl         periodic evaluation against the baselines
     pretrain.json      the behaviour-cloning warm start (demonstrations, fit per epoch), if any
     train_summary.json steps, wall time, throughput;  final_eval.json/.png with --eval-games
     learning_curve.png episode return and win rates against the timesteps (drawn by the command)
+
+A new run in a directory that holds one replaces that run's files (``tb/`` aside, where
+TensorBoard keeps runs apart); ``--resume`` continues the run with its ``config.yaml`` (the game
+cannot change; other options can, with ``--set``).
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
 uses a fixed number of threads).
@@ -54,7 +58,11 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="total learner steps (PPO collects whole rollouts of n_steps x n_envs, so the run may end a little past it)",
     )
-    p.add_argument("--opponents", default=None, help="comma list, e.g. random,heuristic,self")
+    p.add_argument(
+        "--opponents",
+        default=None,
+        help="comma list, e.g. random,heuristic,self or random,mcts:sims=50,c=0.5",
+    )
     p.add_argument("--seed", type=int_at_least(0), default=None)
     p.add_argument("--n-envs", type=int_at_least(1), default=None, help="parallel envs")
     p.add_argument("--vec-env", choices=["dummy", "subproc"], default=None)
@@ -83,6 +91,8 @@ def add_parser(sub: Any) -> None:
 def resolve_config(args: argparse.Namespace) -> TrainConfig:
     name = get_game(args.env).name
     out = Path(args.out or f"runs/{name}")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {str(out)!r} is a file; a run directory is needed")
     cfg = TrainConfig(env=name, out=str(out))
     if args.resume and getattr(args, "backend", "sb3") == "rllib":
         raise ValueError("--resume is for --backend sb3 runs; an RLlib run starts afresh in --out")
@@ -91,7 +101,20 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
             f"--resume: no run to continue in {str(out)!r} (no config.yaml there); drop --resume to start one"
         )
     if args.resume:
+        if args.config is not None:
+            raise ValueError(
+                f"--config is not read with --resume: the run continues with {str(out / 'config.yaml')!r} "
+                "(change its options with --set K=V)"
+            )
         cfg = merge(cfg, read_yaml(out / "config.yaml"), str(out / "config.yaml"))
+        given = parse_params(args.param, args.variant)
+        game_class = get_game(name).game_class()
+        if given and game_class(**{**cfg.params, **given}).config != game_class(**cfg.params).config:
+            changed = {k: v for k, v in given.items() if cfg.params.get(k) != v}
+            raise ValueError(
+                f"--resume continues the run's game {cfg.params or '(defaults)'}; --param/--variant "
+                f"{changed} would change it: start a new run in another --out instead"
+            )
     else:
         path = args.config or default_config_path(name)
         if path is not None:
@@ -134,7 +157,7 @@ def build_single_env(cfg_dict: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]
     return env, game, bots
 
 
-def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str, in_subprocess: bool = False) -> Any:
+def make_env(cfg_dict: dict[str, Any], rank: int | str, monitor_dir: str, in_subprocess: bool = False) -> Any:
     """One monitored single-agent env (top level, so SubprocVecEnv can pickle it). In a
     SubprocVecEnv worker (``in_subprocess``) torch gets one thread for the frozen opponents'
     moves; in the learner's own process the thread count stays ``torch_threads``."""
@@ -148,14 +171,23 @@ def make_env(cfg_dict: dict[str, Any], rank: int, monitor_dir: str, in_subproces
     return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))
 
 
-def build_vec_env(cfg: TrainConfig, out: Path) -> Any:
+def build_vec_env(cfg: TrainConfig, out: Path, resume: bool = False) -> Any:
+    """The run's vectorised envs, each logging its episodes to ``monitor/<rank>.monitor.csv``
+    (a resumed run to ``monitor/resume<k>-<rank>.monitor.csv``, so earlier episodes stay)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     monitor_dir = out / "monitor"
     monitor_dir.mkdir(parents=True, exist_ok=True)
+    prefix = ""
+    if resume:
+        k = 1
+        while any(monitor_dir.glob(f"resume{k}-*.monitor.csv")):
+            k += 1
+        prefix = f"resume{k}-"
     sub = cfg.vec_env == "subproc"
     fns: list[Any] = [
-        functools.partial(make_env, cfg.to_dict(), i, str(monitor_dir), sub) for i in range(cfg.n_envs)
+        functools.partial(make_env, cfg.to_dict(), f"{prefix}{i}", str(monitor_dir), sub)
+        for i in range(cfg.n_envs)
     ]
     if sub:
         return SubprocVecEnv(fns, start_method="forkserver")
@@ -189,6 +221,30 @@ def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
         device="cpu",
         verbose=0,
     )
+
+
+#: what a run writes into its directory (``tb/`` aside): a fresh run there replaces them
+RUN_FILES = (
+    "config.yaml", "model.zip", "best_model.zip", "eval.jsonl", "pretrain.json", "train_summary.json",
+    "final_eval.json", "final_eval.png", "learning_curve.png",
+)  # fmt: skip
+RUN_GLOBS = ("monitor/*.monitor.csv", "checkpoints/model_*_steps.zip", "pool/snap_*.zip")
+
+
+def clear_run(out: Path) -> None:
+    """A new run in a directory that holds one starts clean: the earlier run's files (not
+    ``tb/``, where TensorBoard keeps each run apart) are removed, so no log mixes two runs."""
+    old = [out / name for name in RUN_FILES if (out / name).is_file()]
+    old += [p for pattern in RUN_GLOBS for p in out.glob(pattern)]
+    if not old:
+        return
+    print(
+        f"note: {out} holds an earlier run; starting a new one there (its {len(old)} files are "
+        "replaced; --resume continues a run instead)",
+        flush=True,
+    )
+    for path in old:
+        path.unlink()
 
 
 def latest_model(out: Path) -> Path | None:
@@ -251,12 +307,14 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
 
     cfg.validate()  # before anything is written: a bad option leaves no half-made run behind
     out = Path(cfg.out)
+    if not resume:
+        clear_run(out)
     save_config(cfg, out)
     torch.set_num_threads(cfg.torch_threads)
     set_random_seed(cfg.seed)
     entry = get_game(cfg.env)
     game = entry.game_class()(**cfg.params)
-    vec = build_vec_env(cfg, out)
+    vec = build_vec_env(cfg, out, resume=resume)
     start_from = latest_model(out) if resume else None
     if start_from is not None:
         model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"))
@@ -320,7 +378,36 @@ def write_summary(
     )
 
 
+def check_backend_flags(args: argparse.Namespace) -> None:
+    """A flag of the other backend is an error, not ignored."""
+    if getattr(args, "backend", "sb3") == "rllib":
+        sb3_only = {
+            "--eval-every": args.eval_every,
+            "--eval-games": args.eval_games,
+            "--vec-env": args.vec_env,
+        }
+        given = [flag for flag, value in sb3_only.items() if value is not None]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: for --backend sb3 only (an RLlib run is evaluated afterwards: "
+                "eightfold eval <game> --players <run dir> random heuristic)"
+            )
+        return
+    rllib_only = {
+        "--num-env-runners": args.num_env_runners != 0,
+        "--envs-per-runner": args.envs_per_runner is not None,
+        "--address": args.address is not None,
+        "--num-cpus": args.num_cpus is not None,
+        "--self-play": args.self_play != "shared",
+        "--iterations": args.iterations is not None,
+    }
+    given = [flag for flag, set_ in rllib_only.items() if set_]
+    if given:
+        raise ValueError(f"{', '.join(given)}: for --backend rllib only")
+
+
 def cmd_train(args: argparse.Namespace) -> int:
+    check_backend_flags(args)
     cfg = resolve_config(args)
     if args.backend == "rllib":
         from training.rllib.train import train_rllib

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.training.conftest import first_two_player_game
@@ -68,10 +70,102 @@ def test_train_writes_a_complete_run(run_dir: Path) -> None:
 
 
 def test_train_resume_continues_to_the_new_total(run_dir: Path) -> None:
+    """... and keeps the episodes logged before it (a resume once truncated the monitor files,
+    so the learning curve lost them and restarted at step 0)."""
+    from training.plots import read_monitor
+
+    before = read_monitor(run_dir)
     proc = eightfold(*tiny_train_args(run_dir, 384), "--resume")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "resuming from" in proc.stdout
     assert json.loads((run_dir / "train_summary.json").read_text())["timesteps"] >= 384
+    after = read_monitor(run_dir)
+    assert list((run_dir / "monitor").glob("resume*-0.monitor.csv"))
+    assert after["r"].size > before["r"].size > 0
+    assert np.array_equal(after["steps"][: before["steps"].size], before["steps"]), "old episodes first"
+
+
+def test_resume_refuses_another_game_or_config_and_writes_nothing(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--param/--variant that change the run's game, or a --config (not read on a resume), are
+    usage errors; they once overwrote config.yaml with the new game and broke the run."""
+    from training.cli import main
+
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    saved = (run / "config.yaml").read_text()
+    name, params = GAME  # type: ignore[misc]
+    other = "--variant=x_fast" if name == "octi" else "--param=num_players=3"
+    for extra, message in (
+        ([other], "--resume continues the run's game"),
+        (["--config", str(run / "config.yaml")], "--config is not read with --resume"),
+    ):
+        assert main(["train", *env_args(), "--out", str(run), "--resume", "--timesteps", "999", *extra]) == 2
+        assert message in capsys.readouterr().err
+        assert (run / "config.yaml").read_text() == saved
+    # the same values as the run's are no change
+    same = [a for k, v in params.items() for a in ("--param", f"{k}={json.dumps(v)}")]
+    args = ["train", name, *same, "--out", str(run), "--resume", "--timesteps", "1"]
+    assert main([*args, "--no-progress"]) == 0
+
+
+def test_a_new_run_in_a_run_directory_starts_clean(tmp_path: Path) -> None:
+    """Without --resume, the earlier run's logs go (its eval.jsonl once got the new run's lines
+    appended, and the learning curve zig-zagged through both); TensorBoard's tb/ stays."""
+    from training.train import clear_run
+
+    for name in ("config.yaml", "model.zip", "eval.jsonl", "monitor/0.monitor.csv", "pool/snap_000000001.zip",
+                 "checkpoints/model_128_steps.zip", "tb/ppo_1/events", "notes.txt"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    clear_run(tmp_path)
+    left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert left == ["notes.txt", "tb/ppo_1/events"]
+
+
+def test_options_of_the_other_backend_and_bad_paths_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Flags that would be ignored are refused; so is a minibatch larger than the rollout, and a
+    path that cannot be written is refused before any work (a tournament's results were lost)."""
+    from training.cli import main
+
+    (tmp_path / "afile").write_text("")
+    cases = [
+        (["train", *env_args(), "--num-env-runners", "3"], "--num-env-runners: for --backend rllib only"),
+        (["train", *env_args(), "--iterations", "1", "--self-play", "frozen"], "--self-play, --iterations"),
+        (["train", *env_args(), "--backend", "rllib", "--eval-games", "2"], "--eval-games: for --backend sb3"),
+        (["train", *env_args(), "--set", "batch_size=100000"], "batch_size must be <= n_steps x n_envs"),
+        (["train", *env_args(), "--out", str(tmp_path / "afile")], "is a file"),
+        (["eval", *env_args(), "--players", "random", "greedy", "--json", str(tmp_path)], "is a directory"),
+        (["eval", *env_args(), "--players", "random", "greedy", "--json", f"{tmp_path / 'afile'}/r.json"],
+         "cannot create its folder"),
+        (["bench", "--learner", GAME[0], "--seed", "3"], "--seed has no effect with --learner"),  # type: ignore[index]
+        (["render", GAME[0], "--out", str(tmp_path)], "is a directory"),  # type: ignore[index]
+    ]  # fmt: skip
+    for args, message in cases:
+        assert main(args) == 2, args
+        assert message in capsys.readouterr().err, args
+    out = tmp_path / "new" / "deeper" / "r.json"
+    assert (
+        main(["eval", *env_args(), "--players", "random", "greedy", "--games", "2", "--json", str(out)]) == 0
+    )
+    assert json.loads(out.read_text())["games_per_pairing"] == 2
+
+
+def test_a_model_of_another_game_is_refused_before_the_run(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.cli import main
+
+    other = "otto_octopus" if GAME[0] != "otto_octopus" else "octi"  # type: ignore[index]
+    out = tmp_path / "run"
+    args = ["train", other, "--opponents", f"random,{run_dir / 'model.zip'}", "--out", str(out)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "opponents: policy" in err and "was trained on observations" in err
+    assert not out.exists(), "no half-made run"
 
 
 def test_train_with_a_behaviour_cloning_warm_start(tmp_path: Path) -> None:
@@ -315,7 +409,7 @@ def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> Non
 
 
 def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], run_dir: Path
 ) -> None:
     """A saved model among the opponents (the RLlib env plays bots and 'self' only: it failed
     after Ray started), more EnvRunners than the local CPUs (Ray waited forever), an ``rllib``
@@ -323,11 +417,10 @@ def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
     naming the option, and no run folder is made."""
     from training.cli import main
 
-    (tmp_path / "m.zip").write_bytes(b"")
-    base = ["train", "over_and_out", "--backend", "rllib", "--out", str(tmp_path / "run")]
+    base = ["train", *env_args(), "--backend", "rllib", "--out", str(tmp_path / "run")]
     cases = [
         (
-            [*base, "--opponents", f"{tmp_path / 'm.zip'},random"],
+            [*base, "--opponents", f"{run_dir / 'model.zip'},random"],
             "saved models as opponents need --backend sb3",
         ),
         ([*base, "--num-env-runners", "999"], "Ray would wait for CPUs forever"),
@@ -370,3 +463,29 @@ def test_rllib_without_ray_is_a_usage_error_naming_the_extra(
             in capsys.readouterr().err
         )
     assert not (tmp_path / "run").exists()
+
+
+def test_eval_says_which_env_it_inferred_and_notes_other_params(
+    run_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without an env name the game comes from the model's run; the table now says which, and
+    a --param that differs from the model's training notes it (only a named env did)."""
+    from training.cli import main
+
+    name, params = GAME  # type: ignore[misc]
+    assert main(["eval", "--players", str(run_dir / "model.zip"), "greedy", "--games", "2"]) == 0
+    err = capsys.readouterr().err
+    assert f"env eightfold/{name}-v0" in err and "from the players' training runs" in err
+    if name == "over_and_out":
+        args = [
+            "eval",
+            "--players",
+            str(run_dir / "model.zip"),
+            "greedy",
+            "--games",
+            "2",
+            "--param",
+            "num_players=3",
+        ]
+        assert main(args) == 0
+        assert "trained with" in capsys.readouterr().err
