@@ -16,8 +16,10 @@ written to ``<out>/config.yaml``. A run directory holds::
     learning_curve.png episode return and win rates against the timesteps (drawn by the command)
 
 A new run in a directory that holds one replaces that run's files (``tb/`` aside, where
-TensorBoard keeps runs apart); ``--resume`` continues the run with its ``config.yaml`` (the game
-cannot change; other options can, with ``--set``).
+TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
+(``model.zip``, or a later checkpoint of an interrupted run) with its ``config.yaml``: the game
+and the network cannot change, the PPO settings and the other options can (``--set``), and
+``--timesteps`` must go beyond the steps already trained.
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
 uses a fixed number of threads).
@@ -106,7 +108,8 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
                 f"--config is not read with --resume: the run continues with {str(out / 'config.yaml')!r} "
                 "(change its options with --set K=V)"
             )
-        cfg = merge(cfg, read_yaml(out / "config.yaml"), str(out / "config.yaml"))
+        saved = read_yaml(out / "config.yaml")
+        cfg = merge(cfg, saved, str(out / "config.yaml"))
         given = parse_params(args.param, args.variant)
         game_class = get_game(name).game_class()
         if given and game_class(**{**cfg.params, **given}).config != game_class(**cfg.params).config:
@@ -133,7 +136,37 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     cfg = merge(cfg, flags, "command line")
     cfg.env, cfg.out = name, str(out)
     cfg.validate()
+    if args.resume:
+        check_resume(cfg, saved, out)
     return cfg
+
+
+#: options fixed by the saved model's network: a resume cannot change them
+NETWORK_OPTIONS = ("policy", "net_arch", "cnn_channels", "features_dim")
+#: PPO settings a resume applies to the loaded model (``--set``); the rest of the options act
+#: on the envs, the pools and the callbacks, which a resume builds anew
+PPO_OPTIONS = (
+    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range",
+    "ent_coef", "vf_coef", "max_grad_norm", "seed",
+)  # fmt: skip
+
+
+def check_resume(cfg: TrainConfig, saved: dict[str, Any], out: Path) -> None:
+    """A resume keeps the saved network and goes beyond the steps already trained."""
+    defaults = TrainConfig(env=cfg.env)
+    changed = [k for k in NETWORK_OPTIONS if getattr(cfg, k) != saved.get(k, getattr(defaults, k))]
+    if changed:
+        raise ValueError(
+            f"--resume: {', '.join(changed)} cannot change (the saved model's network has "
+            f"{ {k: saved.get(k, getattr(defaults, k)) for k in changed} }); start a new run instead"
+        )
+    path, steps = latest_model_steps(out)
+    if path is None:
+        raise ValueError(f"--resume: no model in {str(out)!r} to continue (no model.zip or checkpoint)")
+    if cfg.timesteps <= steps:
+        raise ValueError(
+            f"--resume: the run is at {steps:,} steps already ({path.name}); give --timesteps above that"
+        )
 
 
 # ------------------------------------------------------------------------ envs
@@ -248,11 +281,29 @@ def clear_run(out: Path) -> None:
 
 
 def latest_model(out: Path) -> Path | None:
-    """``model.zip`` or else the newest checkpoint of a run directory."""
+    """The furthest-trained model of a run directory: ``model.zip`` (at the steps of
+    ``train_summary.json``, written with it) or a later checkpoint (a run stopped before its
+    end, e.g. an interrupted resume, leaves its progress there only)."""
+    return latest_model_steps(out)[0]
+
+
+def latest_model_steps(out: Path) -> tuple[Path | None, int]:
+    """:func:`latest_model` and its learner steps (0 when there is none)."""
+    best: tuple[Path | None, int] = (None, 0)
     if (out / "model.zip").exists():
-        return out / "model.zip"
-    ckpts = sorted((out / "checkpoints").glob("model_*_steps.zip"), key=lambda p: int(p.stem.split("_")[1]))
-    return ckpts[-1] if ckpts else None
+        try:
+            steps = int(json.loads((out / "train_summary.json").read_text())["timesteps"])
+        except (OSError, ValueError, KeyError, TypeError):
+            steps = -1  # unknown: a checkpoint wins only if there is no model.zip
+        best = (out / "model.zip", steps)
+    for ckpt in (out / "checkpoints").glob("model_*_steps.zip"):
+        try:
+            steps = int(ckpt.stem.split("_")[1])
+        except (IndexError, ValueError):
+            continue
+        if best[0] is None or (best[1] >= 0 and steps > best[1]):
+            best = (ckpt, steps)
+    return best[0], max(best[1], 0)
 
 
 def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any, pretrained: bool = False) -> list[Any]:
@@ -316,8 +367,9 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     game = entry.game_class()(**cfg.params)
     vec = build_vec_env(cfg, out, resume=resume)
     start_from = latest_model(out) if resume else None
-    if start_from is not None:
-        model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"))
+    if start_from is not None:  # the config's PPO settings apply to the loaded model too
+        ppo = {k: getattr(cfg, k) for k in PPO_OPTIONS}
+        model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"), **ppo)
         load_pool(vec, out / "pool", selfplay_groups(cfg, game), cfg.pool_size)
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")
     else:

@@ -107,7 +107,8 @@ def test_resume_refuses_another_game_or_config_and_writes_nothing(
     # the same values as the run's are no change
     same = [a for k, v in params.items() for a in ("--param", f"{k}={json.dumps(v)}")]
     args = ["train", name, *same, "--out", str(run), "--resume", "--timesteps", "1"]
-    assert main([*args, "--no-progress"]) == 0
+    assert main([*args, "--no-progress"]) == 2
+    assert "steps already" in capsys.readouterr().err  # past the game check, which passed
 
 
 def test_a_new_run_in_a_run_directory_starts_clean(tmp_path: Path) -> None:
@@ -489,3 +490,50 @@ def test_eval_says_which_env_it_inferred_and_notes_other_params(
         ]
         assert main(args) == 0
         assert "trained with" in capsys.readouterr().err
+
+
+def test_resume_applies_the_ppo_settings_and_keeps_the_network(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--set on a resume reached config.yaml but not the model (sb3's load kept the saved
+    hyper-parameters and seed): now the PPO settings apply, the network options are refused,
+    and --timesteps must go beyond the steps already trained."""
+    from sb3_contrib import MaskablePPO
+
+    from training.cli import main
+    from training.train import latest_model_steps
+
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    _path, steps = latest_model_steps(run)
+    base = ["train", *env_args(), "--out", str(run), "--resume", "--no-progress"]
+    for extra, message in (
+        (["--timesteps", str(steps)], f"the run is at {steps:,} steps already"),
+        (["--timesteps", str(steps + 64), "--set", "net_arch=[8]"], "net_arch cannot change"),
+        (["--timesteps", str(steps + 64), "--set", "policy=sb3"], "policy cannot change"),
+    ):
+        assert main([*base, *extra]) == 2
+        assert message in capsys.readouterr().err
+    sets = ["learning_rate=0.05", "gamma=0.5", "ent_coef=0.3", "n_steps=32", "batch_size=32", "seed=99"]
+    args = [*base, "--timesteps", str(steps + 64), *(a for kv in sets for a in ("--set", kv))]
+    assert main(args) == 0, capsys.readouterr().err
+    model = MaskablePPO.load(run / "model.zip", device="cpu")
+    assert (model.learning_rate, model.gamma, model.ent_coef, model.n_steps, model.batch_size, model.seed) == (
+        0.05, 0.5, 0.3, 32, 32, 99,
+    )  # fmt: skip
+
+
+def test_resume_starts_from_the_furthest_model(tmp_path: Path) -> None:
+    """An interrupted resume leaves its progress in checkpoints only: the next resume starts
+    from the newest of them, not from the older model.zip (whose steps train_summary.json has)."""
+    from training.train import latest_model_steps
+
+    (tmp_path / "checkpoints").mkdir()
+    assert latest_model_steps(tmp_path) == (None, 0)
+    (tmp_path / "model.zip").write_text("x")
+    (tmp_path / "train_summary.json").write_text(json.dumps({"timesteps": 640}))
+    for steps in (512, 21632, 3072):
+        (tmp_path / "checkpoints" / f"model_{steps}_steps.zip").write_text("x")
+    assert latest_model_steps(tmp_path) == (tmp_path / "checkpoints" / "model_21632_steps.zip", 21632)
+    (tmp_path / "train_summary.json").write_text(json.dumps({"timesteps": 30000}))
+    assert latest_model_steps(tmp_path) == (tmp_path / "model.zip", 30000)
