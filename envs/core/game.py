@@ -253,10 +253,15 @@ class Game(ABC, Generic[C, S]):
         """A state that ``seat`` cannot tell apart from ``state``.
 
         Everything hidden from ``seat`` is re-dealt at random from ``rng`` consistently
-        with what ``seat`` knows, and the state gets a fresh generator drawn from ``rng`` (future
-        chance is unknown too). The default, a plain clone, is for games with neither hidden
-        information nor chance (Octi); a game with chance but nothing hidden should still
-        give the clone a fresh generator.
+        with what ``seat`` sees now (its observation and legal moves are unchanged), and the
+        state gets a fresh generator drawn from ``rng`` (future chance is unknown too). The
+        re-deal keeps no memory beyond that view: a fact that ``seat`` was shown once and that
+        its observation does not keep (Otto the Octopus: the kinds of a pufferfish swap it took
+        part in, the tile it returned with a seahorse; Over and Out: which cards a reshuffle put
+        into the draw pile) is re-dealt like the rest, as a player without memory would. It
+        never uses more than ``seat`` saw. The default, a plain clone, is for games with
+        neither hidden information nor chance (Octi); a game with chance but nothing hidden
+        should still give the clone a fresh generator.
         """
         return state.clone()  # type: ignore[return-value]
 

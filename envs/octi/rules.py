@@ -96,11 +96,12 @@ class _RngCell:
     an independent one; copying a numpy generator costs far more than the rest of a
     clone, so the copy is made only when a state actually reads its ``rng``."""
 
-    __slots__ = ("gen", "shared")
+    __slots__ = ("exposed", "gen", "shared")
 
     def __init__(self, gen: np.random.Generator) -> None:
         self.gen = gen
         self.shared = False
+        self.exposed = False  # handed out by ``rng``: a caller may draw from it at any time
 
 
 class State(GameState):
@@ -113,6 +114,7 @@ class State(GameState):
         cell = self._rng_cell
         if cell.shared:
             cell = self._rng_cell = _RngCell(clone_rng(cell.gen))
+        cell.exposed = True
         return cell.gen
 
     @rng.setter
@@ -263,7 +265,10 @@ class State(GameState):
         ):
             d[name] = list(d[name])
         d["history"] = dict(self.history)
-        self._rng_cell.shared = True
+        if self._rng_cell.exposed:  # a generator handed out may be drawn from: copy it now
+            d["_rng_cell"] = _RngCell(clone_rng(self._rng_cell.gen))
+        else:
+            self._rng_cell.shared = True
         if self._legal is not None:
             d["_legal"] = list(self._legal)
         d["_ba"] = None

@@ -278,7 +278,11 @@ class State(GameState):
     def apply(self, action: int) -> None:
         if self.phase == OVER:
             raise ValueError("the game is over: no action is legal")
-        if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < A.N_ACTIONS:
+        if (
+            isinstance(action, (bool, np.bool_))
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= int(action) < A.N_ACTIONS
+        ):
             raise ValueError(f"action must be an int in [0, {A.N_ACTIONS}), got {action!r}")
         a = int(action)
         if self._mask is None:

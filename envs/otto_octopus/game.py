@@ -90,7 +90,9 @@ class OttoOctopusGame(Game[Config, State]):
         return observe(state, seat)
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
-        """Re-deal the pile and every tile of another hand that ``seat`` cannot see."""
+        """Re-deal the pile and every tile of another hand that ``seat`` cannot see. What a
+        pufferfish swap or a seahorse return showed ``seat`` privately is not kept (its
+        observation does not hold it either): those tiles are re-dealt with the rest."""
         st = state.clone()
         pool = sorted(st.pile + hidden_tiles(st, seat))  # sorted: the result may not depend on the deal
         perm = [int(x) for x in rng.permutation(pool)] if pool else []

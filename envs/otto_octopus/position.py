@@ -30,7 +30,7 @@ import numpy as np
 
 from envs.core.config import make_config
 from envs.core.game import TERMINAL, rng_from_dict
-from envs.otto_octopus.board import KIND_INDEX, KINDS, NUM_KINDS, SQUARE_INDEX, SQUARES, TILE_MIX
+from envs.otto_octopus.board import KIND_INDEX, KINDS, NUM_KINDS, NUM_TILES, SQUARE_INDEX, SQUARES, TILE_MIX
 from envs.otto_octopus.rules import EXTRA, MAIN, PHASES, RETURN, SWAP, Config, State
 
 POSITION_KEYS = ("placements", "hands", "pile", "scores", "skips", "passed", "to_move", "phase", "extra")
@@ -86,12 +86,14 @@ def _kinds(x: object, where: str) -> list[int]:
     return [_kind(k, f"{where}[{i}]") for i, k in enumerate(x)]
 
 
-def _ints(x: object, n: int, where: str, lo: int | None = None) -> list[int]:
+def _ints(x: object, n: int, where: str, lo: int | None = None, hi: int | None = None) -> list[int]:
     if not isinstance(x, (list, tuple)) or len(x) != n:
         raise ValueError(f"{where} must be a list of {n} ints, got {x!r}")
     for v in x:
-        if not isinstance(v, int) or isinstance(v, bool) or (lo is not None and v < lo):
-            raise ValueError(f"{where} must hold ints{'' if lo is None else f' >= {lo}'}, got {v!r}")
+        bad = not isinstance(v, int) or isinstance(v, bool)
+        if bad or (lo is not None and v < lo) or (hi is not None and v > hi):
+            bounds = f" in [{lo}, {hi}]" if hi is not None else "" if lo is None else f" >= {lo}"
+            raise ValueError(f"{where} must hold ints{bounds}, got {v!r}")
     return [int(v) for v in x]
 
 
@@ -154,7 +156,8 @@ def load_position(config: Config, pos: object, rng: np.random.Generator) -> Stat
         st.pile = _default_pile(st, rng)
     st.recount_pile()
     st.scores = _ints(pos.get("scores", [0] * n), n, "position['scores']")
-    st.skips = _ints(pos.get("skips", [0] * n), n, "position['skips']", lo=0)
+    # each pending skip comes from a jellyfish (OTP-23): never more than the game's tiles
+    st.skips = _ints(pos.get("skips", [0] * n), n, "position['skips']", lo=0, hi=NUM_TILES)
     passed = pos.get("passed", [False] * n)
     if (
         not isinstance(passed, (list, tuple))

@@ -64,11 +64,6 @@ class Config:
         return not self.simplified
 
 
-_NO_RETURNS = [np.zeros(n, dtype=np.float64) for n in range(5)]
-for _z in _NO_RETURNS:
-    _z.flags.writeable = False
-
-
 class State(GameState):
     """A position of Otto the Octopus, hidden hands and pile order included."""
 
@@ -142,7 +137,7 @@ class State(GameState):
     def returns(self) -> np.ndarray:
         n = self.n
         if not self.over or self.truncated:
-            return _NO_RETURNS[n]  # read-only: asked for at every step
+            return np.zeros(n, dtype=np.float64)  # a fresh array, as every game's returns()
         out = np.zeros(n, dtype=np.float64)
         if n == 1:
             out[0] = self.final_scores()[0] / 100.0

@@ -101,7 +101,9 @@ class OverAndOutGame(Game[Config, State]):
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
         """Re-deal what ``seat`` cannot see: the other hands, the draw pile order and the
-        Tip Top pile order, from the cards not in its hand nor in the play pile."""
+        Tip Top pile order, from the cards not in its hand nor in the play pile. Which cards a
+        reshuffle put into the draw pile is not remembered (the observation does not hold it):
+        they are re-dealt with the other unseen cards."""
         s = state.clone()
         s.rng = np.random.default_rng(rng.integers(2**63))
         mine = bool(state.chips[seat])  # an eliminated seat no longer sees its last hand

@@ -186,6 +186,8 @@ class State(GameState):
         if p < 0:
             raise ValueError("the game is over: no action is legal")
         try:
+            if isinstance(action, (bool, np.bool_)):  # an int to Python, never an action here
+                raise TypeError
             a = operator.index(action)
         except TypeError:
             raise ValueError(f"action must be an int in [0, {NUM_ACTIONS - 1}], got {action!r}") from None

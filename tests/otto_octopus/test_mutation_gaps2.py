@@ -5,6 +5,9 @@ Each test names the rule IDs of spec ``rules/otto_octopus.md`` it checks.
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from envs.otto_octopus.game import OttoOctopusGame
 from tests.otto_octopus.helpers import P1, hand, legal, make, play
 
@@ -95,3 +98,18 @@ def test_otp41_otp48_playing_a_duplicate_uses_the_visible_copy() -> None:
     play(st, move)
     assert hand(st, 0) == ["bubbles", "starfish"]
     assert "player_0 shows bubbles (+1 secret)" in game.private_text(st, 1)
+
+
+def test_position_skips_are_bounded() -> None:
+    """A huge pending-skip count was accepted and the engine then looped once per skip (from_dict
+    of 10**7 skips took seconds in solo); each skip is a jellyfish's (OTP-23), never more than
+    the tiles."""
+    from envs.otto_octopus.game import OttoOctopusGame
+    from envs.otto_octopus.rules import State
+
+    for n in (1, 2):
+        state = OttoOctopusGame(num_players=n).new_initial_state(np.random.default_rng(0))
+        d = state.to_dict()
+        d["position"]["skips"] = [61] * n
+        with pytest.raises(ValueError, match=r"position\['skips'\] must hold ints in \[0, 60\]"):
+            State.from_dict(d)
