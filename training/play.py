@@ -100,8 +100,8 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         raise ValueError(f"--seat must be in [0, {game.num_players - 1}], got {seat}")
     if getattr(args, "max_steps", 0) or getattr(args, "delay", 0.0):
         raise ValueError("--max-steps and --delay are for --random; a game with --vs is played to its end")
+    note = params_note(args.vs, game)  # first: a model of another game is refused by name
     opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
-    note = params_note(args.vs, game)
     if note:
         print(note, file=out)
     env.reset(seed=args.seed)

@@ -143,8 +143,16 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     """A note when ``spec`` (a model or run) was trained with other game parameters than
     ``game`` has: it may still fit the spaces (Over and Out's observation is padded to 8 seats,
     a 2v2 or solo config keeps its game's spaces), so nothing else would say so."""
-    trained = (trained_with(spec) or ("", {}))[1]
     from envs.core.config import make_config
+    from envs.core.registry import get_game
+
+    found = trained_with(spec)
+    if found is not None and get_game(found[0]).name != game.name:
+        raise ValueError(
+            f"{spec.strip()} was trained on {get_game(found[0]).name}, not {game.name}: "
+            f"name its game (or leave the env out and let the players' runs name it)"
+        )
+    trained = (found or ("", {}))[1]
 
     try:  # compare complete configs: a partial deck_counts is completed as the game does
         filled = vars(make_config(type(game.config), trained))

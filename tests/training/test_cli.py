@@ -409,6 +409,31 @@ def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> Non
     assert params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2, deck_counts={"0": 9})) == ""
 
 
+def test_a_model_of_another_game_is_refused_by_name(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model or an RLlib run trained on one game, named as a player of another, is a usage
+    error that names both games (an RLlib run crashed with an AttributeError while its
+    parameters were compared with the other game's config; a model.zip got a muddled note)."""
+    from envs.core.registry import get_game
+    from training.cli import main
+    from training.config import read_yaml
+
+    trained = str(read_yaml(run_dir / "config.yaml")["env"])
+    other = next(n for n in ("octi", "over_and_out") if n != get_game(trained).name)
+    rl = tmp_path / "rl"
+    rl.mkdir()
+    (rl / "eightfold_rllib.json").write_text(
+        json.dumps({"format": 1, "game": trained, "params": read_yaml(run_dir / "config.yaml")["params"]})
+    )
+    for spec in (str(run_dir / "model.zip"), str(rl)):
+        message = f"{spec} was trained on {get_game(trained).name}, not {other}"
+        assert main(["eval", other, "--players", spec, "random", "--games", "2"]) == 2
+        assert message in capsys.readouterr().err
+        proc = eightfold("play", other, "--vs", spec, stdin="quit\n")
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
+
+
 def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], run_dir: Path
 ) -> None:
@@ -429,6 +454,15 @@ def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
     ]
     if importlib.util.find_spec("ray") is not None:  # without the rllib extra: the test below
         cases.append(([*base, "--address", "nonsense"], "--address 'nonsense': no Ray cluster reached"))
+        # a well-formed address where nothing listens: ray.init waited for it forever
+        cases.append(([*base, "--address", "127.0.0.1:1"], "--address '127.0.0.1:1': no Ray cluster reached"))
+        # a key PPOConfig.training does not take: a TypeError traceback after Ray started
+        cases.append(
+            (
+                [*base, "--set", 'rllib={"bogus_key": 1, "lr": 0.001}'],
+                "rllib: unknown PPOConfig.training setting(s) ['bogus_key']",
+            )
+        )
     for args, message in cases:
         assert main(args) == 2, args
         assert message in capsys.readouterr().err, args

@@ -244,3 +244,19 @@ def test_a_bare_bot_name_is_never_an_rllib_run(tmp_path: Path, monkeypatch: pyte
     monkeypatch.chdir(tmp_path)
     assert is_rllib_spec(".") and is_rllib_spec("checkpoint") and is_rllib_spec(str(tmp_path))
     assert not is_rllib_spec("random") and not is_rllib_spec("heuristic")
+
+
+def test_knocked_out_in_a_truncating_step_is_terminated_not_truncated() -> None:
+    """As in the AEC env: a seat knocked out by the move that also hits the length limit is
+    terminated, the seats still playing are truncated (the RLlib env truncated them all)."""
+    from tests.core.test_mutation_gaps import ScriptGame
+
+    script = {1: {"out": 1, "end": True, "trunc": True, "pay": (0.5, -1.0, 0.5)}}
+    env = EightfoldMultiAgentEnv({"game_class": type("G", (ScriptGame,), {"script": script}), "params": {}})
+    obs, _ = env.reset(seed=0)
+    env.step({"player_0": 0})
+    obs, rewards, terms, truncs, _ = env.step({"player_1": 0})
+    assert terms == {"player_1": True, "__all__": False}
+    assert truncs == {"player_0": True, "player_2": True, "__all__": True}
+    assert set(obs) == {"player_0", "player_1", "player_2"}
+    assert rewards == {"player_0": 0.5, "player_1": -1.0, "player_2": 0.5}

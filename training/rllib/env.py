@@ -183,10 +183,14 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         terms: dict[str, bool] = {}
         truncs: dict[str, bool] = {}
         if state.is_terminal():
-            flags = truncs if state.is_truncated() else terms
+            truncated = state.is_truncated()
+            # a seat knocked out by the very move that hits the step limit is terminated,
+            # as in the AEC env: only the seats still playing are cut off
+            out = state.eliminated() if truncated else set()
             for s in live:
                 obs[self._names[s]] = self._observe(s, False)
-            flags["__all__"] = True
+                (terms if not truncated or s in out else truncs)[self._names[s]] = True
+            (truncs if truncated else terms)["__all__"] = True
             self._done.update(live)
         else:
             for s in state.eliminated() & set(live):

@@ -190,6 +190,50 @@ def copy_main_to_opponent(algorithm: Any) -> None:
     algorithm.set_state({"learner_group": {"learner": {"rl_module": {OPPONENT: weights}}}})
 
 
+def training_settings() -> set[str]:
+    """The keywords ``PPOConfig.training`` takes (its own and those of its base classes)."""
+    import inspect
+
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    names: set[str] = set()
+    for klass in PPOConfig.__mro__:
+        if "training" in vars(klass):
+            for p in inspect.signature(vars(klass)["training"]).parameters.values():
+                if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.name != "self":
+                    names.add(p.name)
+    return names
+
+
+def check_training_settings(settings: dict[str, Any]) -> None:
+    """An ``rllib:`` key that ``PPOConfig.training`` does not take is a usage error before Ray
+    starts (it was a ``TypeError`` traceback from inside RLlib)."""
+    allowed = training_settings()
+    unknown = sorted(set(settings) - allowed)
+    if unknown:
+        raise ValueError(
+            f"rllib: unknown PPOConfig.training setting(s) {unknown}; allowed: {sorted(allowed)}"
+        )
+
+
+def _check_address(address: str | None, timeout: float = 5.0) -> None:
+    """A ``host:port`` (or ``ray://host:port``) that accepts no connection is a usage error at
+    once: ``ray.init`` waits for it forever. ``auto``, ``local`` and other forms go to Ray."""
+    import socket
+
+    if not address:
+        return
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--address {address!r}: no Ray cluster reached ({exc})") from None
+
+
 def _init_ray(args: argparse.Namespace) -> None:
     import ray
 
@@ -270,6 +314,8 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     if args.envs_per_runner is None:  # batched inference over n_envs copies, like SB3's VecEnv
         args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
     require_rllib("--backend rllib")
+    check_training_settings(config.get("rllib") or {})
+    _check_address(args.address)
     import torch
 
     # The driver samples (0 runners) and learns: more torch threads than cores make each
