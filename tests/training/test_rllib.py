@@ -202,6 +202,47 @@ def test_frozen_opponent_mode(ray_local: Any, tmp_path: Path) -> None:
     main, opponent = (RLModule.from_checkpoint(str(modules / m)).get_state() for m in ("main", "opponent"))
     for key, value in main.items():
         np.testing.assert_allclose(np.asarray(value), np.asarray(opponent[key]))
+    # the same seed, the same run: the opponent starts as main's (seeded) first weights
+    again = train_rllib(
+        _args(name, tmp_path / "again", "--iterations", "1", "--self-play", "frozen"),
+        params,
+        {**TINY, "opponents": "self", "snapshot_every": 1},
+    )
+    modules2 = again / "checkpoint" / "learner_group" / "learner" / "rl_module"
+    for m in ("main", "opponent"):
+        first = RLModule.from_checkpoint(str(modules / m)).get_state()
+        second = RLModule.from_checkpoint(str(modules2 / m)).get_state()
+        for key, value in first.items():
+            np.testing.assert_array_equal(np.asarray(value), np.asarray(second[key]), err_msg=f"{m} {key}")
+
+
+@needs_game
+def test_a_snapshot_reaches_the_env_runners_at_once(ray_local: Any, tmp_path: Path) -> None:
+    """The frozen copy plays from the next sample on: ``Algorithm.set_state`` synced the
+    EnvRunners with an unchanged weights sequence number, which they skip, so the copy only
+    reached them after a further update (one iteration late). The policy weights the
+    EnvRunner acts with are compared (its value head is never used there and not synced)."""
+    from training.rllib.train import MAIN, OPPONENT, build_config, copy_main_to_opponent, make_env_config
+
+    assert GAME is not None
+    name, params = GAME
+    args = _args(name, tmp_path / "run", "--self-play", "frozen")
+    args.envs_per_runner, args.opponents, args.timesteps = 1, None, None
+    config = {**TINY, "opponents": "self"}
+    algo = build_config(make_env_config(args, params, config), config, args).build_algo()
+    try:
+        algo.train()
+        copy_main_to_opponent(algo)
+        learner = algo.learner_group.get_state(components=f"learner/rl_module/{MAIN}")["learner"]
+        runner = algo.env_runner.module[OPPONENT].get_state()
+        policy = [k for k in runner if not k.startswith("vf.")]
+        assert policy
+        for key in policy:
+            np.testing.assert_array_equal(
+                np.asarray(runner[key]), np.asarray(learner["rl_module"][MAIN][key])
+            )
+    finally:
+        algo.stop()
 
 
 def test_shaping_is_refused_not_ignored(tmp_path: Path) -> None:

@@ -184,10 +184,21 @@ def _snapshot_callback(every_steps: int) -> Any:
 
 
 def copy_main_to_opponent(algorithm: Any) -> None:
-    """Freeze the current ``main`` weights into ``opponent`` (learner and every EnvRunner)."""
+    """Freeze the current ``main`` weights into ``opponent`` (learner and every EnvRunner).
+
+    The EnvRunners get the copy at once, for the next sample: ``Algorithm.set_state`` syncs
+    them with the learner's weights sequence number, which a copy does not advance, so they
+    skipped it, and PPO's own sync after an update covers the trained module only."""
     path = f"learner/rl_module/{MAIN}"
     weights = algorithm.learner_group.get_state(components=path)["learner"]["rl_module"][MAIN]
-    algorithm.set_state({"learner_group": {"learner": {"rl_module": {OPPONENT: weights}}}})
+    algorithm.learner_group.set_state({"learner": {"rl_module": {OPPONENT: weights}}})
+    frozen = algorithm.learner_group.get_state(
+        components=f"learner/rl_module/{OPPONENT}", inference_only=True
+    )["learner"]["rl_module"]
+    # no sequence number in the state: an EnvRunner then always takes it
+    algorithm.env_runner_group.foreach_env_runner(
+        lambda runner: runner.set_state({"rl_module": frozen}), local_env_runner=True
+    )
 
 
 def training_settings() -> set[str]:
@@ -323,6 +334,8 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     torch.set_num_threads(int(_option(args, config, "torch_threads", 1)))
     _init_ray(args)
     algo = build_config(env_config, config, args).build_algo()
+    if env_config["self_play"] == "frozen" and "self" in env_config["opponents"]:
+        copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
     try:
         print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
         log = _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)))
