@@ -10,8 +10,9 @@ episode:
 * ``self`` with ``--self-play shared`` (default): every seat plays the learning module
   ``main`` (parameter sharing: every seat's transitions train it);
 * ``self`` with ``--self-play frozen``: one seat plays ``main``, the others ``opponent``, a
-  module that never trains: it starts as its own random network and takes a copy of
-  ``main``'s weights every ``snapshot_every`` env steps.
+  module that never trains: it starts as a copy of ``main``'s first network and takes a copy
+  of ``main``'s weights every ``snapshot_every`` env steps (at the end of an iteration; the
+  EnvRunners play it from the next sample on).
 
 Hyper-parameters come from the same resolved training config as the SB3 trainer
 (``configs/<game>.yaml`` < flags; SB3 names translated: ``learning_rate``, ``n_steps`` x
