@@ -335,9 +335,9 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     torch.set_num_threads(int(_option(args, config, "torch_threads", 1)))
     _init_ray(args)
     algo = build_config(env_config, config, args).build_algo()
-    if env_config["self_play"] == "frozen" and "self" in env_config["opponents"]:
-        copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
     try:
+        if env_config["self_play"] == "frozen" and "self" in env_config["opponents"]:
+            copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
         print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
         log = _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)))
         run_dir.mkdir(parents=True, exist_ok=True)  # only once there is a run to save
