@@ -109,15 +109,13 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
                 "(change its options with --set K=V)"
             )
         saved = read_yaml(out / "config.yaml")
-        cfg = merge(cfg, saved, str(out / "config.yaml"))
-        given = parse_params(args.param, args.variant)
-        game_class = get_game(name).game_class()
-        if given and game_class(**{**cfg.params, **given}).config != game_class(**cfg.params).config:
-            changed = {k: v for k, v in given.items() if cfg.params.get(k) != v}
+        saved_env = get_game(str(saved.get("env", name))).name
+        if saved_env != name:
             raise ValueError(
-                f"--resume continues the run's game {cfg.params or '(defaults)'}; --param/--variant "
-                f"{changed} would change it: start a new run in another --out instead"
+                f"--resume continues the run in {str(out)!r}, a run of {saved_env}, not {name}: "
+                f"name {saved_env}, or start a new run in another --out"
             )
+        cfg = merge(cfg, saved, str(out / "config.yaml"))
     else:
         path = args.config or default_config_path(name)
         if path is not None:
@@ -137,6 +135,14 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     cfg.env, cfg.out = name, str(out)
     cfg.validate()
     if args.resume:
+        game_class = get_game(name).game_class()
+        before = dict(saved.get("params") or {})
+        if game_class(**cfg.params).config != game_class(**before).config:
+            changed = {k: v for k, v in cfg.params.items() if before.get(k) != v}
+            raise ValueError(
+                f"--resume continues the run's game {before or '(defaults)'}; --param/--variant/--set "
+                f"params {changed} would change it: start a new run in another --out instead"
+            )
         check_resume(cfg, saved, out)
     return cfg
 
@@ -360,7 +366,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     out = Path(cfg.out)
     if not resume:
         clear_run(out)
-    save_config(cfg, out)
+        save_config(cfg, out)  # a resume rewrites it once the saved model has loaded
     torch.set_num_threads(cfg.torch_threads)
     set_random_seed(cfg.seed)
     entry = get_game(cfg.env)
@@ -374,6 +380,8 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")
     else:
         model = build_model(cfg, vec, out)
+    if resume:
+        save_config(cfg, out)
     pretrain_s = 0.0
     pretrained = start_from is None and cfg.pretrain_samples > 0
     if pretrained:

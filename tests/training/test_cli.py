@@ -97,13 +97,24 @@ def test_resume_refuses_another_game_or_config_and_writes_nothing(
     saved = (run / "config.yaml").read_text()
     name, params = GAME  # type: ignore[misc]
     other = "--variant=x_fast" if name == "octi" else "--param=num_players=3"
+    other_set = {"variant": "x_fast"} if name == "octi" else {"num_players": 3}
+    other_game = "over_and_out" if name == "octi" else "octi"
+    monitors = sorted((run / "monitor").iterdir())
     for extra, message in (
         ([other], "--resume continues the run's game"),
         (["--config", str(run / "config.yaml")], "--config is not read with --resume"),
+        # --set params=... changed the game too (sb3 then failed on the spaces, after
+        # config.yaml had been rewritten and new monitor files made)
+        (["--set", f"params={json.dumps(other_set)}"], "--resume continues the run's game"),
     ):
         assert main(["train", *env_args(), "--out", str(run), "--resume", "--timesteps", "999", *extra]) == 2
         assert message in capsys.readouterr().err
         assert (run / "config.yaml").read_text() == saved
+    # another game named on the command line: refused by name, nothing written
+    assert main(["train", other_game, "--out", str(run), "--resume", "--timesteps", "999"]) == 2
+    assert f"a run of {name}, not {other_game}" in capsys.readouterr().err
+    assert (run / "config.yaml").read_text() == saved
+    assert sorted((run / "monitor").iterdir()) == monitors
     # the same values as the run's are no change
     same = [a for k, v in params.items() for a in ("--param", f"{k}={json.dumps(v)}")]
     args = ["train", name, *same, "--out", str(run), "--resume", "--timesteps", "1"]
