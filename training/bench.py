@@ -76,7 +76,7 @@ def engine_game_runner(game: Any) -> Callable[[np.random.Generator], int]:
 def reference_runner() -> Callable[[np.random.Generator], int] | None:
     try:
         from pettingzoo.classic import connect_four_v3
-    except ImportError:  # connect_four needs pygame (the dev extra)
+    except ImportError:  # connect_four needs pygame (the train and dev extras)
         return None
     return aec_game_runner(connect_four_v3.env)
 

@@ -297,6 +297,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a file that cannot be read or written: no traceback
         print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as exc:  # a command reached a package of the train extra
+        if exc.name not in OPTIONAL_TRAINING_MODULES:
+            raise
+        return int(_missing_extra(exc.name)(args))
     except KeyboardInterrupt:  # Ctrl-C at a prompt or during a run: no traceback
         print(f"\neightfold {args.command}: interrupted", file=sys.stderr)
         return 130

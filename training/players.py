@@ -123,7 +123,6 @@ def is_model_spec(spec: str) -> bool:
 def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
     """(game, parameters) a saved model (the ``config.yaml`` of its run) or an RLlib run (its
     ``eightfold_rllib.json``) was trained with; ``None`` for a bot or when unknown."""
-    from training.config import read_yaml
     from training.rllib.common import is_rllib_spec, read_meta
 
     spec = spec.strip()
@@ -132,6 +131,7 @@ def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
         return str(meta["game"]), dict(meta.get("params") or {})
     if not is_model_spec(spec):
         return None
+    from training.config import read_yaml  # a model's run: yaml (the train extra) from here on
     for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
         if (folder / "config.yaml").exists():
             data = read_yaml(folder / "config.yaml")

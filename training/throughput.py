@@ -245,6 +245,13 @@ def run_learner_bench(
     cfg.validate()
     params = {**cfg.params, **params}
     game = entry.game_class()(**params)
+    try:  # the reference row: PettingZoo classic imports pygame for connect_four_v3
+        from pettingzoo.classic import connect_four_v3  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(
+            f"--learner measures against PettingZoo's connect_four_v3, which needs pygame ({exc}): "
+            "pip install pygame (or eightfold[train])"
+        ) from None
 
     def make_game_env() -> gym.Env[Any, Any]:
         from envs.core.bots import RandomBot

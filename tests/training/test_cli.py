@@ -480,6 +480,21 @@ def test_rllib_backend_refuses_what_it_cannot_run_before_ray_starts(
     assert not (tmp_path / "run").exists()
 
 
+def test_without_yaml_bots_still_play_and_a_model_names_the_extra(
+    run_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without pyyaml (a bare install), ``eval`` of bots was a ``ModuleNotFoundError``
+    traceback: bots need no yaml and play; a model's run does, and the error names the extra."""
+    from training.cli import main
+
+    monkeypatch.setitem(sys.modules, "yaml", None)
+    monkeypatch.delitem(sys.modules, "training.config", raising=False)  # as if never imported
+    assert main(["eval", *env_args(), "--players", "heuristic", "random", "--games", "2"]) == 0
+    capsys.readouterr()
+    assert main(["eval", *env_args(), "--players", str(run_dir / "model.zip"), "random", "--games", "2"]) == 2
+    assert "needs the 'yaml' package: pip install 'eightfold[train]'" in capsys.readouterr().err
+
+
 def test_rllib_without_ray_is_a_usage_error_naming_the_extra(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

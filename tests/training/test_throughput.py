@@ -113,3 +113,22 @@ def test_learner_bench_with_sb3_contribs_policy() -> None:
 def test_learner_bench_rejects_an_unknown_policy() -> None:
     with pytest.raises(ValueError, match="policy must be one of"):
         run_learner_bench("over_and_out", {"num_players": 2}, timesteps=128, repeats=1, policy="fast")
+
+
+def test_learner_bench_without_pygame_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PettingZoo's connect_four_v3 (the reference) imports pygame: without it ``bench
+    --learner`` was a ``ModuleNotFoundError`` traceback; now an error naming what to install
+    (the ``train`` extra now brings pygame)."""
+    monkeypatch.setitem(sys.modules, "pettingzoo.classic", None)
+    with pytest.raises(ValueError, match="needs pygame .*pip install pygame"):
+        run_learner_bench("over_and_out", {"num_players": 2}, timesteps=128, repeats=1)
+
+
+def test_the_train_extra_brings_the_bench_reference() -> None:
+    """``eightfold bench``'s reference row needs pygame: the main job's ``[train]`` install has it."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "pyproject.toml").read_text()
+    train = re.search(r"^train = \[(.*?)^\]", text, re.S | re.M)
+    assert train is not None and re.search(r'^\s*"pygame[>=<]', train.group(1), re.M)
