@@ -132,6 +132,7 @@ def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
     if not is_model_spec(spec):
         return None
     from training.config import read_yaml  # a model's run: yaml (the train extra) from here on
+
     for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
         if (folder / "config.yaml").exists():
             data = read_yaml(folder / "config.yaml")
