@@ -18,7 +18,10 @@ game lost on the opponent's move is credited to the wrong side. Here the seat is
 for the episode and rewards are read by seat, never by "who moves next".
 
 Observations are ``game.observe(state, seat)`` (the same array the AEC env puts under
-``"observation"``), masks are ``state.legal_mask()`` (its ``"action_mask"``).
+``"observation"``), masks are ``state.legal_mask()`` (its ``"action_mask"``). A masked-out
+move ends the episode with ``illegal_reward`` (-1; ``info["illegal_action"]``), as PettingZoo's
+``TerminateIllegalWrapper``; an index outside ``[0, num_actions)`` is no move at all and raises
+``ValueError``, as in the AEC env.
 
     env = SingleAgentEnv(game, OpponentPool.from_specs(game, ["random"], bots))
     obs, info = env.reset(seed=0)              # options={"seat": 1} pins the seat
@@ -46,6 +49,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from envs.core.aec import check_seed
 from envs.core.game import Game, GameState, team_seats
 from training.players import OpponentPool, Player
 
@@ -102,7 +106,7 @@ def _action_index(action: Any, n: int) -> int:
 class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     """See the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -192,6 +196,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:  # own stream for seats and opponents, apart from the deal
             self._rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
@@ -237,10 +243,12 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     # -------------------------------------------------------------------- step
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError("the episode is over: call reset()" if self._state else "call reset() first")
         state = self.state
         a = _action_index(action, self.game.num_actions)
-        if not 0 <= a < self.game.num_actions or not state.legal_mask()[a]:
+        if not 0 <= a < self.game.num_actions:  # no move at all: bad input, as in the AEC env
+            raise ValueError(f"action must be an integer index in [0, {self.game.num_actions}), got {a}")
+        if not state.legal_mask()[a]:
             # as PettingZoo's TerminateIllegalWrapper: the episode ends, the mover is penalised
             self._done = True
             info = self._info()

@@ -39,6 +39,18 @@ def _index(action: Any) -> int:
     return operator.index(action)
 
 
+def check_seed(seed: Any) -> int:
+    """A ``reset`` seed: a Python or numpy integer >= 0 (``ValueError`` naming ``seed``;
+    numpy's own messages did not say which argument was wrong)."""
+    try:
+        value = _index(seed)
+    except TypeError:
+        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}") from None
+    if value < 0:
+        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
+    return value
+
+
 class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
     """PettingZoo AEC environment over an eightfold engine (see module docstring)."""
 
@@ -127,6 +139,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         a later ``reset()`` draws its episode seed from the stream ``s`` started (from fresh
         entropy if no seed was ever given), as Gymnasium does, so a run seeded once repeats."""
         if seed is not None:
+            seed = check_seed(seed)
             self._seed_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
         else:
             if self._seed_stream is None:

@@ -150,7 +150,8 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
     """Build a state from a position dict (``ValueError`` naming the problem)."""
     from envs.otto_game_over.rules import State
 
-    pos = _dict(pos, "position")
+    if not isinstance(pos, dict) or not all(isinstance(k, str) for k in pos):
+        raise ValueError(f"position must be a dict with string keys, got {pos!r}")
     unknown = sorted(set(pos) - KEYS)
     if unknown:
         raise ValueError(f"unknown position key(s) {unknown}; allowed: {sorted(KEYS)}")

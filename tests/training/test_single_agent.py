@@ -103,10 +103,17 @@ def test_elimination_ends_the_learners_episode() -> None:
 
 
 def test_illegal_action_ends_the_episode_with_a_penalty() -> None:
-    game = ToyGame(num_players=2)
+    """A masked-out move ends the episode with the penalty (PettingZoo's TerminateIllegalWrapper);
+    an index outside the action space is no move at all: a ``ValueError``, as in the AEC env."""
+    from envs.octi.game import OctiGame
+
+    game = OctiGame()
     env = random_view(game)
-    env.reset(seed=0)
-    _o, r, term, _t, info = env.step(7)
+    env.reset(seed=0, options={"seat": 0})
+    with pytest.raises(ValueError, match="action must be an integer index"):
+        env.step(game.num_actions)
+    assert not env.action_masks()[32]  # Octi's STEP(0, 0) at the start (spec OCT-S08)
+    _o, r, term, _t, info = env.step(32)
     assert (r, term, info["illegal_action"]) == (-1.0, True, True)
     with pytest.raises(RuntimeError):
         env.step(0)
