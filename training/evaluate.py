@@ -211,12 +211,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def evaluate_model_vs_baselines(cfg: Any, model: Path, out: Path) -> dict[str, Any]:
     """The final evaluation of ``eightfold train --eval-games N``."""
+    from envs.core.registry import get_game
     from training.plots import plot_tournament
 
     players = [str(model), *cfg.eval_opponents]
-    print(
-        f"evaluating {model} against {cfg.eval_opponents}: {cfg.final_eval_games} games each, seats swapped"
-    )
+    solo = get_game(cfg.env).game_class()(**cfg.params).num_players == 1
+    how = "both play every deal" if solo else "seats swapped"
+    print(f"evaluating {model} against {cfg.eval_opponents}: {cfg.final_eval_games} games each, {how}")
     res = run_tournament(
         cfg.env, cfg.params, players, cfg.final_eval_games, "first", cfg.seed + 104729, cfg.eval_workers
     )

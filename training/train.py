@@ -31,6 +31,7 @@ import argparse
 import functools
 import json
 import platform
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -391,7 +392,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         pretrain(model, cfg.to_dict(), out)
         pretrain_s = time.time() - t_pre
     print(
-        f"training {entry.env_id} {cfg.params or ''} on {cfg.n_envs} {cfg.vec_env} envs vs "
+        f"training {entry.env_id}{f' {cfg.params}' if cfg.params else ''} on {cfg.n_envs} {cfg.vec_env} envs vs "
         f"{dict(cfg.opponents)}; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels)}",
         flush=True,
     )
@@ -466,9 +467,22 @@ def check_backend_flags(args: argparse.Namespace) -> None:
         raise ValueError(f"{', '.join(given)}: for --backend rllib only")
 
 
+def note_opponent_params(cfg: TrainConfig) -> None:
+    """A saved model among the opponents (or the partner) trained with other game parameters
+    gets the note ``eval`` and ``play`` print: its spaces may fit all the same."""
+    from training.players import params_note
+
+    game = get_game(cfg.env).game_class()(**cfg.params)
+    for spec in [*cfg.opponents, *([cfg.partner] if cfg.partner else [])]:
+        note = params_note(str(spec), game)
+        if note:
+            print(note, file=sys.stderr)
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     check_backend_flags(args)
     cfg = resolve_config(args)
+    note_opponent_params(cfg)
     if args.backend == "rllib":
         from training.rllib.train import train_rllib
 

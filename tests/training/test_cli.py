@@ -420,6 +420,24 @@ def test_play_notes_a_model_trained_with_other_parameters(tmp_path: Path) -> Non
     assert params_note(str(tmp_path / "model.zip"), OverAndOutGame(num_players=2, deck_counts={"0": 9})) == ""
 
 
+def test_train_notes_an_opponent_model_trained_with_other_parameters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``eval`` and ``play`` noted a model trained with other game parameters; ``train`` took
+    it as an opponent silently (Over and Out's padded spaces fit any player count)."""
+    from training.config import TrainConfig
+    from training.train import note_opponent_params
+
+    (tmp_path / "config.yaml").write_text("env: over_and_out\nparams:\n  num_players: 3\n")
+    model = str(tmp_path / "model.zip")
+    cfg = TrainConfig(env="over_and_out", params={"num_players": 2}, opponents={model: 1.0, "random": 1.0})
+    note_opponent_params(cfg)
+    assert f"note: {model} was trained with {{'num_players': 3}}" in capsys.readouterr().err
+    cfg = TrainConfig(env="over_and_out", params={"num_players": 3}, opponents={model: 1.0})
+    note_opponent_params(cfg)
+    assert capsys.readouterr().err == ""
+
+
 def test_a_model_of_another_game_is_refused_by_name(
     run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
