@@ -173,6 +173,12 @@ start-of-turn cards on a re-dealt state). Measured with ``envs.core.arena.play_m
 353 W / 48 D / 99 L (win rate 0.706); whole games to 24 (1,000 games: 200 at each of ``seed=0`` .. ``4``, 2026-12-03)
 911 W / 89 L (0.911; the 200 games of ``seed=1`` alone, quoted before, 187 / 13);
 greedy vs random, one match, 500 games: 250 W / 32 D / 218 L (0.50).
+Solo (OGO-60..62) is a puzzle the bots do not solve: over 200 deals each (seeds 0-199,
+2026-12-05) ``random``, ``greedy`` and ``heuristic`` never won (an 8 closed in 17-19% of the
+deals, 5.6-5.9 of the 11 markers still in the supply when the board filled, at best 2), and
+``mcts:sims=200`` lost 6 of 6; the rules' own victory (spec S15) is reachable and tested. A
+solo evaluation between these bots is therefore all draws; a learner's solo reward is -1
+until it finds a victory.
 
 MCTS (``mcts``, ``envs/core/mcts.py``): this game's ``mcts_defaults`` are ``depth=0,
 prior=heuristic``: every new node's moves are ordered and biased by ``heuristic``'s scores,
