@@ -243,7 +243,9 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     # -------------------------------------------------------------------- step
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise RuntimeError("the episode is over: call reset()" if self._state else "call reset() first")
+            raise RuntimeError(
+                "call reset() first" if self._state is None else "the episode is over: call reset()"
+            )
         state = self.state
         a = _action_index(action, self.game.num_actions)
         if not 0 <= a < self.game.num_actions:  # no move at all: bad input, as in the AEC env

@@ -121,9 +121,11 @@ def _list(v: Any, name: str, length: int | None = None) -> list[Any]:
     return v
 
 
-def _dict(v: Any, name: str) -> dict[str, Any]:
+def _dict(v: Any, name: str | None) -> dict[str, Any]:
+    """``v`` as a dict with string keys: the position itself (``name`` ``None``) or one entry."""
     if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
-        raise ValueError(f"position[{name!r}] must be a dict with string keys, got {v!r}")
+        where = "position" if name is None else f"position[{name!r}]"
+        raise ValueError(f"{where} must be a dict with string keys, got {v!r}")
     return v
 
 
@@ -150,8 +152,7 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
     """Build a state from a position dict (``ValueError`` naming the problem)."""
     from envs.otto_game_over.rules import State
 
-    if not isinstance(pos, dict) or not all(isinstance(k, str) for k in pos):
-        raise ValueError(f"position must be a dict with string keys, got {pos!r}")
+    pos = _dict(pos, None)
     unknown = sorted(set(pos) - KEYS)
     if unknown:
         raise ValueError(f"unknown position key(s) {unknown}; allowed: {sorted(KEYS)}")
