@@ -245,13 +245,13 @@ def run_learner_bench(
     cfg.validate()
     params = {**cfg.params, **params}
     game = entry.game_class()(**params)
-    try:  # the reference row: PettingZoo classic imports pygame for connect_four_v3
-        from pettingzoo.classic import connect_four_v3  # noqa: F401
-    except ImportError as exc:
+    from training.bench import reference_runner
+
+    if reference_runner() is None:  # the reference row: PettingZoo classic imports pygame
         raise ValueError(
-            f"--learner measures against PettingZoo's connect_four_v3, which needs pygame ({exc}): "
+            "--learner measures against PettingZoo's connect_four_v3, which needs pygame (not importable here): "
             "pip install pygame (or eightfold[train])"
-        ) from None
+        )
 
     def make_game_env() -> gym.Env[Any, Any]:
         from envs.core.bots import RandomBot
