@@ -14,6 +14,8 @@ import numpy as np
 from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
+from envs.otto_game_over.evaluate import solo_progress, solo_value
+from envs.otto_game_over.flow import MAX_MATCH_SCORE
 from envs.otto_game_over.geometry import (
     AROUND,
     D10,
@@ -137,6 +139,31 @@ def placement_gain(st: State, action: int) -> tuple[float, _Board]:
     return gain, board
 
 
+def solo_placement_value(st: State, action: int) -> float:
+    """Solo (OGO-60..62): the value of the board after a placement, in return units: the
+    victory's reward if it wins, -1 if it fills the board without one, else
+    :func:`~envs.otto_game_over.evaluate.solo_value` of its :func:`solo_progress`."""
+    t, rest = divmod(action, 100)
+    sq, k = divmod(rest, 4)
+    board = _Board(st)
+    board.place(sq, st.drawn if t == 0 else st.tables[st.to_move], k)
+    shapes, eights = closed_shapes(board.design, board.rot, sq, board.square_lobes)
+    supply = list(st.supply[0])
+    unmarked = sum(1 for owner in st.shapes.values() if owner < 0)
+    for shape, _v in shapes:
+        if supply[shape] > 0:
+            supply[shape] -= 1
+        else:
+            unmarked += 1
+    eight = st.solo_eights > 0 or bool(eights)
+    empty = sum(1 for d in board.design if d < 0)
+    if eight and not any(supply):  # OGO-61/62: victory at once
+        return max(24 + 8 + 2 * empty - unmarked, 0) / MAX_MATCH_SCORE
+    if empty == 0:  # the board is full: defeat
+        return -1.0
+    return solo_value(solo_progress(board.near, board.far, board.design, board.rot, supply, eight))
+
+
 class GreedyBot(Bot):
     """Best immediate outcome: most points now, always saves with Infinity, keeps its cards."""
 
@@ -188,8 +215,10 @@ class HeuristicBot(ScoringBot):
         return self._best_card(view, legal, rng)
 
     def placement_value(self, st: State, action: int, cache: dict[int, SquareBest] | None = None) -> float:
+        if st.config.solo:
+            return solo_placement_value(st, action)
         gain, board = placement_gain(st, action)
-        if gain >= EIGHT_VALUE or st.config.solo:
+        if gain >= EIGHT_VALUE:
             return gain
         nxt = (st.to_move + 1) % st.n
         if st.team[nxt] == st.team[st.to_move]:

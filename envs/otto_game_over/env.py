@@ -168,23 +168,32 @@ Bots (``envs.otto_game_over.bots``)
 ``random``; ``greedy`` (most points now, always saves with Infinity, keeps its cards);
 ``heuristic`` (scores, but subtracts what the next opponent could close next turn with its
 public table tile or an average draw — above all an 8 — plays Infinity, simulates the
-start-of-turn cards on a re-dealt state). Measured with ``envs.core.arena.play_match``
+start-of-turn cards on a re-dealt state; in solo, progress toward a victory, below). Measured with ``envs.core.arena.play_match``
 (seats swapped, 2 players): one match (``episode="match"``, 500 games) heuristic vs random
 353 W / 48 D / 99 L (win rate 0.706); whole games to 24 (1,000 games: 200 at each of ``seed=0`` .. ``4``, 2026-12-03)
 911 W / 89 L (0.911; the 200 games of ``seed=1`` alone, quoted before, 187 / 13);
 greedy vs random, one match, 500 games: 250 W / 32 D / 218 L (0.50).
-Solo (OGO-60..62) is a puzzle the bots do not solve: over 200 deals each (seeds 0-199,
-2026-12-05) ``random``, ``greedy`` and ``heuristic`` never won (an 8 closed in 17-19% of the
-deals, 5.6-5.9 of the 11 markers still in the supply when the board filled, at best 2), and
-``mcts:sims=200`` lost 6 of 6; the rules' own victory (spec S15) is reachable and tested. A
-solo evaluation between these bots is therefore all draws; a learner's solo reward is -1
-until it finds a victory.
+Solo (OGO-60..62) is a hard puzzle (a victory needs 4 big circles, which close only at the
+16 inner vertices, and an 8 before the board fills). There ``heuristic`` values each placement
+by the board it leaves: a victory's reward, -1 for a full board, else ``-1 + 1.5 * progress``
+(``evaluate.solo_progress``: per requirement, the markers placed plus the best half-built
+shapes of that kind counted by the square of their filled share, or the best open X tile;
+the four shares' mean blended with their product), read from the board and the supply only.
+It wins 52 of 1,000 deals (0.052 [0.040, 0.068]; ``eightfold eval otto_game_over --param
+num_players=1 --players heuristic random --games 1000``, 2026-12-05; 9.5 of the 11 markers
+placed and an 8 closed in about half the deals; big circles are missing in about four of
+five defeats). Scoring only the points of the move, as it did before, it won none of 200 deals
+(about 5.5 markers; ``random`` and ``greedy``, which still play that way, win none).
+``mcts:sims=200``, whose leaves are valued by the same progress, won 2 of 100 (the same
+command). The rules' own victory (spec S15) is tested. In a solo evaluation the
+better score of the same deal wins, so ``heuristic`` against ``random`` or ``greedy`` counts
+its victories; a learner's solo reward is -1 until it finds a victory.
 
 MCTS (``mcts``, ``envs/core/mcts.py``): this game's ``mcts_defaults`` are ``depth=0,
 prior=heuristic``: every new node's moves are ordered and biased by ``heuristic``'s scores,
 which see the next player's best reply (above all a closing 8) that 200 simulations spread
 over ~80 moves would miss, and leaves are valued at once by ``evaluate`` (match: marker
-points; game: a softmax of totals plus markers). One match, 2 players, seats rotated
+points; game: a softmax of totals plus markers; solo: the progress above). One match, 2 players, seats rotated
 (``examples/mcts_strength.py``): ``mcts:sims=200`` against heuristic 0.545 [0.476, 0.613] over
 200 matches, where the core defaults (2-step random rollouts) score 0.350 [0.287, 0.418];
 against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: heuristic

@@ -4,25 +4,134 @@
   ``(own points - mean of the others) / 32`` per team (zero-sum, in range).
 * ``episode="game"``: the win/loss values shared among the teams by a softmax of
   ``(totals + markers of this match) / SCALE``.
-* Solo: 0 (the outcome hinges on closing an 8, which a static count cannot see).
+* Solo: ``-1 + 1.5 * progress`` with :func:`solo_progress` (how close the board is to a
+  victory, OGO-61), in [-1, 0.5]: below any victory (>= 0) and above a defeat only while the
+  match runs.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
 from envs.core.mcts import share_values
 from envs.otto_game_over.flow import MAX_MATCH_SCORE
+from envs.otto_game_over.geometry import (
+    EMPTY,
+    LOBES,
+    MARKERS_PER_TEAM,
+    N_V,
+    OTHERS,
+    X_DESIGNS,
+    B,
+    Q,
+    S,
+)
 from envs.otto_game_over.rules import State
 
 SCALE = 4.0
+
+#: solo: a half-built circle or square with a share f of its four quadrants filled (frame
+#: half-shapes count) and nothing foreign in the others counts PARTIAL * f**2 of a marker
+PARTIAL = 0.7
+#: solo: an X tile whose two lobes are still open counts EIGHT_PARTIAL * f**2 of the 8, f the
+#: share of the six other lobe quadrants already holding small-circle strokes
+EIGHT_PARTIAL = 0.6
+_OTHERS: tuple[tuple[int, ...], ...] = tuple(tuple(int(i) for i in row) for row in OTHERS)
+
+
+def solo_progress(
+    near: Sequence[int],
+    far: Sequence[int],
+    design: Sequence[int],
+    rot: Sequence[int],
+    supply: Sequence[int],
+    eight: bool,
+) -> float:
+    """How close a solo board is to victory (OGO-61: 4 small circles, 4 big circles and 3
+    squares marked, and an 8 closed), in [0, 1]: the mean of the four :func:`solo_shares`
+    blended half and half with the product of ``0.3 + 0.7 * share`` (a victory needs all four).
+
+    Reads the board and the supply only (public information). These weights and forms were
+    compared with a few variants (fill counted linearly or cubed, other weights for big
+    circles, the mean alone) over 500-1,000 deals of ``heuristic``; all won 4-6% of the deals,
+    within noise of each other.
+    """
+    shares = solo_shares(near, far, design, rot, supply, eight)
+    product = 1.0
+    for share in shares:
+        product *= 0.3 + 0.7 * share
+    return 0.5 * sum(shares) / 4 + 0.5 * product
+
+
+def solo_shares(
+    near: Sequence[int],
+    far: Sequence[int],
+    design: Sequence[int],
+    rot: Sequence[int],
+    supply: Sequence[int],
+    eight: bool,
+) -> list[float]:
+    """The share done of each solo requirement (small circles, big circles, squares, the 8),
+    each in [0, 1]: the markers placed out of 4, 4 and 3, plus for each marker still in the
+    supply one of the best half-built shapes of its kind, counting ``PARTIAL * f**2`` for a
+    share ``f`` of its four quadrants filled (frame half-shapes count, no foreign stroke);
+    the 8: 1 once closed, else ``EIGHT_PARTIAL * f**2`` for the best X tile whose lobes are
+    open, ``f`` the share of the six other lobe quadrants holding small-circle strokes."""
+    fills: dict[int, list[float]] = {S: [], Q: [], B: []}
+    for v in range(N_V):
+        for slots, kinds in ((near[4 * v : 4 * v + 4], (S, Q)), (far[4 * v : 4 * v + 4], (B,))):
+            if EMPTY not in slots:
+                continue  # closed already, or full of foreign strokes
+            kind = EMPTY
+            n = 0
+            for x in slots:
+                if x == EMPTY:
+                    continue
+                if kind == EMPTY:
+                    kind = x
+                elif x != kind:
+                    kind = -1
+                    break
+                n += 1
+            if kind in kinds:
+                fills[kind].append(n / 4)
+    shares = []
+    for shape, kind in enumerate((S, B, Q)):
+        left, need = supply[shape], MARKERS_PER_TEAM[shape]
+        best = sorted(fills[kind], reverse=True)[:left]
+        shares.append(min(1.0, (need - left + PARTIAL * sum(f * f for f in best)) / need))
+    if eight:
+        shares.append(1.0)
+    else:
+        best8 = 0.0
+        for sq, d in enumerate(design):
+            if d not in X_DESIGNS:
+                continue
+            total = 0
+            for c in LOBES[4 * d + rot[sq]]:
+                lobe = [near[i] for i in _OTHERS[4 * sq + c]]
+                if any(x != EMPTY and x != S for x in lobe):
+                    break
+                total += sum(x == S for x in lobe)
+            else:
+                best8 = max(best8, total / 6)
+        shares.append(EIGHT_PARTIAL * best8 * best8)
+    return shares
+
+
+def solo_value(progress: float) -> float:
+    """The solo evaluation of a running match: ``-1 + 1.5 * progress``."""
+    return -1.0 + 1.5 * progress
 
 
 def evaluate(st: State) -> np.ndarray:
     if st.is_terminal():
         return st.returns()
     if st.config.solo:
-        return np.zeros(st.n, dtype=np.float64)
+        p = solo_progress(st.near, st.far, st.design, st.rot, st.supply[0], st.solo_eights > 0)
+        return np.array([solo_value(p)], dtype=np.float64)
     t = st.n_teams
     points = np.array([st.marker_points(x) for x in range(t)], dtype=np.float64)
     if st.config.episode == "match":
