@@ -161,7 +161,10 @@ def solo_placement_value(st: State, action: int) -> float:
         return max(24 + 8 + 2 * empty - unmarked, 0) / MAX_MATCH_SCORE
     if empty == 0:  # the board is full: defeat
         return -1.0
-    return solo_value(solo_progress(board.near, board.far, board.design, board.rot, supply, eight))
+    progress = solo_progress(
+        board.near, board.far, board.design, board.rot, supply, eight, board.square_lobes
+    )
+    return solo_value(progress)
 
 
 class GreedyBot(Bot):

@@ -48,6 +48,7 @@ def solo_progress(
     rot: Sequence[int],
     supply: Sequence[int],
     eight: bool,
+    square_lobes: bool = False,
 ) -> float:
     """How close a solo board is to victory (OGO-61: 4 small circles, 4 big circles and 3
     squares marked, and an 8 closed), in [0, 1]: the mean of the four :func:`solo_shares`
@@ -58,7 +59,7 @@ def solo_progress(
     circles, the mean alone) over 500-1,000 deals of ``heuristic``; all won 4-6% of the deals,
     within noise of each other.
     """
-    shares = solo_shares(near, far, design, rot, supply, eight)
+    shares = solo_shares(near, far, design, rot, supply, eight, square_lobes)
     product = 1.0
     for share in shares:
         product *= 0.3 + 0.7 * share
@@ -72,13 +73,17 @@ def solo_shares(
     rot: Sequence[int],
     supply: Sequence[int],
     eight: bool,
+    square_lobes: bool = False,
 ) -> list[float]:
     """The share done of each solo requirement (small circles, big circles, squares, the 8),
     each in [0, 1]: the markers placed out of 4, 4 and 3, plus for each marker still in the
     supply one of the best half-built shapes of its kind, counting ``PARTIAL * f**2`` for a
     share ``f`` of its four quadrants filled (frame half-shapes count, no foreign stroke);
     the 8: 1 once closed, else ``EIGHT_PARTIAL * f**2`` for the best X tile whose lobes are
-    open, ``f`` the share of the six other lobe quadrants holding small-circle strokes."""
+    open, ``f`` the share of the six other lobe quadrants holding small-circle strokes (with
+    ``square_lobes``, ``eight_lobes="round_or_square"``, a lobe may hold square strokes
+    instead, OGO-06)."""
+    lobe_kinds = (S, Q) if square_lobes else (S,)
     fills: dict[int, list[float]] = {S: [], Q: [], B: []}
     for v in range(N_V):
         for slots, kinds in ((near[4 * v : 4 * v + 4], (S, Q)), (far[4 * v : 4 * v + 4], (B,))):
@@ -111,10 +116,10 @@ def solo_shares(
                 continue
             total = 0
             for c in LOBES[4 * d + rot[sq]]:
-                lobe = [near[i] for i in _OTHERS[4 * sq + c]]
-                if any(x != EMPTY and x != S for x in lobe):
-                    break
-                total += sum(x == S for x in lobe)
+                lobe = [near[i] for i in _OTHERS[4 * sq + c] if near[i] != EMPTY]
+                if lobe and (lobe[0] not in lobe_kinds or any(x != lobe[0] for x in lobe)):
+                    break  # a foreign stroke (or both kinds) around the lobe: it cannot close
+                total += len(lobe)
             else:
                 best8 = max(best8, total / 6)
         shares.append(EIGHT_PARTIAL * best8 * best8)
@@ -130,7 +135,8 @@ def evaluate(st: State) -> np.ndarray:
     if st.is_terminal():
         return st.returns()
     if st.config.solo:
-        p = solo_progress(st.near, st.far, st.design, st.rot, st.supply[0], st.solo_eights > 0)
+        square_lobes = st.config.eight_lobes != "round"
+        p = solo_progress(st.near, st.far, st.design, st.rot, st.supply[0], st.solo_eights > 0, square_lobes)
         return np.array([solo_value(p)], dtype=np.float64)
     t = st.n_teams
     points = np.array([st.marker_points(x) for x in range(t)], dtype=np.float64)

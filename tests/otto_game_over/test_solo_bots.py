@@ -24,9 +24,9 @@ from tests.otto_game_over.helpers import board, legal, make
 from tests.otto_game_over.test_scenarios import S15_BOARD
 
 
-def _solo_positions(seed: int) -> list[State]:
+def _solo_positions(seed: int, **params: object) -> list[State]:
     """Every placement decision of one random solo deal."""
-    game = OttoGameOverGame(num_players=1)
+    game = OttoGameOverGame(num_players=1, **params)
     rng = np.random.default_rng(seed)
     st = game.new_initial_state(np.random.default_rng(seed + 100))
     found = []
@@ -61,9 +61,9 @@ def test_open_x_tile_counts_for_the_eight() -> None:
     strokes in the six other quadrants of its two lobe vertices; a foreign stroke there
     kills it."""
 
-    def eight_share(placed: dict[str, str]) -> float:
+    def eight_share(placed: dict[str, str], square_lobes: bool = False) -> float:
         st = make({"board": placed, "tower": ["A4"]}, num_players=1)
-        return solo_shares(st.near, st.far, st.design, st.rot, st.supply[0], False)[3]
+        return solo_shares(st.near, st.far, st.design, st.rot, st.supply[0], False, square_lobes)[3]
 
     # D10 r0 on c2: lobes at its SW and SE corners, the vertices vc2 and vd2
     assert eight_share({"c2": "D10/0"}) == 0.0  # open, but no small stroke around the lobes yet
@@ -73,17 +73,27 @@ def test_open_x_tile_counts_for_the_eight() -> None:
     assert two == pytest.approx(EIGHT_PARTIAL * (2 / 6) ** 2)
     assert eight_share({"c2": "D10/0", "b2": "G16/0"}) == 0.0  # a square stroke in a lobe
     assert eight_share({"c2": "C8/0", "b2": "A4/0"}) == 0.0  # no X tile
+    # eight_lobes="round_or_square": a lobe of square strokes is alive, a lobe of both kinds not
+    square = eight_share({"c2": "D10/0", "b2": "G16/0"}, square_lobes=True)
+    assert square == pytest.approx(EIGHT_PARTIAL * (1 / 6) ** 2)
+    both = {"c2": "D10/0", "b2": "G16/0", "c1": "A4/0"}  # c1's NW corner is on vc2 too
+    assert eight_share(both, square_lobes=True) == 0.0
+    assert eight_share({"c2": "D10/0", "b2": "A4/0"}, square_lobes=True) == one
     st = make({"board": {"c2": "D10/0"}, "tower": ["A4"]}, num_players=1)
     assert solo_shares(st.near, st.far, st.design, st.rot, st.supply[0], True)[3] == 1.0
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_solo_placement_value_equals_playing_it(seed: int) -> None:
+SOLO_PARAMS = [{}, {"eight_lobes": "round_or_square"}, {"head_in_the_clouds": True}]
+
+
+@pytest.mark.parametrize("params", SOLO_PARAMS, ids=["default", "square-lobes", "head-in-clouds"])
+@pytest.mark.parametrize("seed", range(3))
+def test_solo_placement_value_equals_playing_it(seed: int, params: dict[str, object]) -> None:
     """OGO-61/62: the heuristic's value of each placement (read off a copy of the board) is
     the evaluation of the position after playing it: the victory's reward, -1 for a full
     board, else ``solo_value(progress)``."""
     checked = 0
-    for st in _solo_positions(seed)[::2]:
+    for st in _solo_positions(seed, **params)[::2]:
         for a in st.legal_actions():
             after = st.clone()
             after.apply(a)
