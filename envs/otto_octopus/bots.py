@@ -79,7 +79,7 @@ class HeuristicBot(ScoringBot):
             # an end on a short arm wastes it: wait for the arm to grow unless time runs out
             if arm_len < 3 and not late and sq not in B.CORAL:
                 value -= (3 - arm_len) * (2.0 if kind == B.END_SHELL else 1.2)
-        elif kind in B.ARM_KINDS:
+        elif kind in B.ARM_KINDS and n > 1:  # solo: the outlook cost 3 points a game (doc page)
             value += self._arm_outlook(st, player, sq, kind)
         elif kind in (B.STARFISH, B.ANGLERFISH) and sq not in B.CORAL and not late:
             value -= 0.8 if self._coral_open(st, kind) else 0.0  # 3 points now or 6 on coral later

@@ -80,3 +80,34 @@ def test_observation_stays_in_its_box_with_an_oversized_pile() -> None:
     obs = e.observe(e.agent_selection)
     assert obs["observation"][V_PILE] == 1.0
     assert e.observation_space(e.agent_selection).contains(obs)
+
+
+def test_solo_heuristic_scores_arms_by_their_points() -> None:
+    """OTP-39/40 solo: no opponent takes an arm, so the heuristic drops its arm outlook (which
+    cost it about 3 points a game, doc page) and values an arm placement by its points; with
+    two players the outlook still moves some arm placements' values."""
+    from envs.otto_octopus import board as B
+    from envs.otto_octopus.bots import immediate_gain
+    from envs.otto_octopus.rules import PASS
+
+    seen = {1: 0, 2: 0}
+    moved = 0
+    for n in (1, 2):
+        game = OttoOctopusGame(num_players=n)
+        bot = BOTS["heuristic"](game)
+        rng = np.random.default_rng(4)
+        st = game.new_initial_state(np.random.default_rng(5))
+        while not st.is_terminal():
+            p = st.current_player()
+            for a in np.flatnonzero(st.legal_mask()):
+                a = int(a)
+                if a < PASS and (a >> 6) in B.ARM_KINDS:
+                    value = bot.score(st, p, a, rng)
+                    gain = immediate_gain(st, p, a >> 6, a & 63)
+                    seen[n] += 1
+                    if n == 1:
+                        assert value == gain
+                    else:
+                        moved += value != gain
+            st.apply(bot.act(st, p, rng))
+    assert seen[1] > 20 and seen[2] > 20 and moved > 0
