@@ -5,8 +5,9 @@
 * ``episode="game"``: the win/loss values shared among the teams by a softmax of
   ``(totals + markers of this match) / SCALE``.
 * Solo: ``-1 + 1.5 * progress`` with :func:`solo_progress` (how close the board is to a
-  victory, OGO-61), in [-1, 0.5]: below any victory (>= 0) and above a defeat only while the
-  match runs.
+  victory, OGO-61), in [-1, 0.5]: from a defeat's -1 up to the reward of a victory of 16
+  points (a victory pays its score / 32, OGO-62, and scores 32 or more unless it leaves more
+  unmarked shapes than twice its empty slots).
 """
 
 from __future__ import annotations

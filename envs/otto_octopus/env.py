@@ -194,8 +194,8 @@ heuristic vs random         simplified      0.928     4,638 / 44 / 318
 Solo, mean final score over 3,000 games (``play_match(game, [bot], 3000, seed=0)``, the
 returns x 100, 2026-12-05; 95% half-widths 0.9-1.3): random -38.5, greedy +65.6, heuristic
 +66.4. In solo the heuristic values an arm placement by its points alone: its arm outlook
-(steering arms toward coral, keeping coral tips for its own ends) is about opponents taking
-arms, and with it the heuristic scored +63.1 on the same games (+61.6 in an earlier
+(growing arms it holds an end for, steering them toward coral, keeping coral tips for its own
+ends) is about opponents taking arms, and with it the heuristic scored +63.1 on the same games (+61.6 in an earlier
 1,000-game measurement). Dropping its rule that an end waits for an arm of 3 as well made it
 score as greedy (+66.5 over 3,000 other games), a longer wait (arms of 4-6) far worse (+48).
 
