@@ -157,7 +157,11 @@ Decisions where the spec was open
   newest (secret) tile of its new owner. Where OTP-41 makes a tile public, it wins over §7's
   list of hidden kinds (written for the closed game): a visible tile that a pufferfish gives
   away or a seahorse returns was in everyone's view before it left, and a swapped-in tile
-  turns visible once its owner acquires a newer one, as it would at the table.
+  turns visible once its owner acquires a newer one, as it would at the table. When the
+  secret tile itself leaves the hand (placed, say, before an extra placement), the newest tile
+  left becomes the secret one, although the others saw it: OTP-41 read literally (the secret
+  tile is always the most recently acquired one held), so every hand that holds a tile
+  keeps exactly one secret tile.
 * The pile size is observed as ``len(pile) / 60`` clipped to 1 (only a loaded position can
   hold more than 60 tiles), so every observation stays in its ``[-1, 1]`` box.
 * ``resample_hidden`` re-deals the pile and all tiles hidden from the seat, uniformly and

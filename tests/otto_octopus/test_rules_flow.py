@@ -239,6 +239,22 @@ def test_otp41_open_game_visibility() -> None:
     assert np.array_equal(observe(b, 0)[: V_VISIBLE + 16], o0[: V_VISIBLE + 16])
 
 
+def test_otp41_newest_tile_left_is_secret_after_the_secret_one_is_placed() -> None:
+    """OTP-41 (doc page, "Open game"): the secret tile is always the newest one held, so
+    when the butterflyfish (newest, secret) is placed before its extra placement, the moray,
+    seen a moment ago, becomes the secret tile; the starfish stays in view."""
+    from envs.otto_octopus.encode import V_VISIBLE
+
+    st = make(P1, [["starfish", "moray", "butterflyfish"], ["bubbles"] * 3], open_game=True)
+    seen = observe(st, 1)
+    assert seen[V_VISIBLE + KIND_INDEX["moray"]] > 0 and seen[V_VISIBLE + KIND_INDEX["butterflyfish"]] == 0
+    play(st, "place butterflyfish c7")
+    assert st.current_player() == 0  # the extra placement
+    seen = observe(st, 1)
+    assert seen[V_VISIBLE + KIND_INDEX["starfish"]] > 0
+    assert seen[V_VISIBLE + KIND_INDEX["moray"]] == 0
+
+
 def test_otp42_simplified() -> None:
     """OTP-42: no effects, no moray or anglerfish limits; points and minnow shoals stay."""
     st = make(
