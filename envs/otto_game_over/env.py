@@ -147,7 +147,13 @@ yet over (a finished game cannot be set up: ``ValueError``). Any other option ke
 Decisions where the spec was open
 ---------------------------------
 * Position set-up does not enforce copy counts (spec §9 S5 has five Z0 tiles); the unlisted
-  rest of the tower is the set minus every listed tile, floored at 0.
+  rest of the tower is the set minus every listed tile, floored at 0. Marker counts given in
+  ``markers`` are taken as they are (0-4/4/3), not checked against the shapes the team owns;
+  the rules read the supply, so a solo position given an empty supply wins with its next 8
+  whatever stands on the board. In play the supply and the owned shapes always add up to
+  4/4/3.
+* Solo: a placement that completes the victory (OGO-61) and fills the last slot wins (score
+  32 - unmarked shapes): the board did not fill *first*.
 * At the start of a turn the player's team makes its claims (OGO-22) before the tile-exhaustion
   end (OGO-49) is checked, in the order of the spec's turn outline (§3): a shape left unclaimed
   when the last tile was placed still scores for the next player's team.

@@ -149,3 +149,22 @@ def test_solo_heuristic_wins_some_deals() -> None:
             assert st.solo_eights > 0 and not any(st.supply[0])
     assert wins >= 3
     assert markers / 100 > 9.0  # the immediate-points heuristic placed 5.5 of 11 on average
+
+
+def test_solo_victory_on_the_last_slot() -> None:
+    """OGO-61/62 (doc page, "Decisions"): the placement that completes the victory and fills
+    the last slot wins (the board did not fill *first*): 24 + 8 + 0 empty - 0 unmarked = 32;
+    the heuristic values it so."""
+    placed = board(S15_BOARD)
+    for sq in ("a2", "a3", "a4", "e3", "e4"):  # dead-line tiles close nothing
+        placed[sq] = "Z0/0"
+    shapes = {f"big@{v}": 0 for v in ("vc3", "vd3", "vc4", "vd4")}
+    shapes.update({f"square@{v}": 0 for v in ("vc1", "vc6", "vd6")})
+    shapes.update({f"small@{v}": 0 for v in ("va1", "va6", "vf6")})
+    st = make({"board": placed, "shapes": shapes, "tower": ["D10"]}, num_players=1)
+    game = OttoGameOverGame(num_players=1)
+    win = game.string_to_action("drawn e1 r0")
+    assert solo_placement_value(st, win) == pytest.approx(1.0)
+    st.apply(win)
+    assert min(st.design) >= 0  # the board is full
+    assert st.is_terminal() and st.match_scores == [32] and st.returns()[0] == pytest.approx(1.0)
