@@ -14,7 +14,7 @@ import numpy as np
 from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
-from envs.otto_game_over.evaluate import solo_progress, solo_value
+from envs.otto_game_over.evaluate import solo_progress, solo_shares, solo_value
 from envs.otto_game_over.flow import MAX_MATCH_SCORE
 from envs.otto_game_over.geometry import (
     AROUND,
@@ -115,14 +115,19 @@ def _sig_best(sig: int, square_lobes: bool) -> SquareBest:
     return hit
 
 
-def placement_gain(st: State, action: int) -> tuple[float, _Board]:
-    """Immediate value of a placement for the mover: markers won, gifts lost, an 8."""
+def _tried(st: State, action: int) -> tuple[_Board, list[tuple[int, int]], list[int]]:
+    """A copy of the board with placement ``action`` on it, and the shapes and 8s it closes."""
     t, rest = divmod(action, 100)
     sq, k = divmod(rest, 4)
-    d = st.drawn if t == 0 else st.tables[st.to_move]
     board = _Board(st)
-    board.place(sq, d, k)
+    board.place(sq, st.drawn if t == 0 else st.tables[st.to_move], k)
     shapes, eights = closed_shapes(board.design, board.rot, sq, board.square_lobes)
+    return board, shapes, eights
+
+
+def placement_gain(st: State, action: int) -> tuple[float, _Board]:
+    """Immediate value of a placement for the mover: markers won, gifts lost, an 8."""
+    board, shapes, eights = _tried(st, action)
     team = st.team[st.to_move]
     if eights and not st.config.solo:
         mine = st.marker_points(team)
@@ -143,11 +148,7 @@ def solo_placement_value(st: State, action: int) -> float:
     """Solo (OGO-60..62): the value of the board after a placement, in return units: the
     victory's reward if it wins, -1 if it fills the board without one, else
     :func:`~envs.otto_game_over.evaluate.solo_value` of its :func:`solo_progress`."""
-    t, rest = divmod(action, 100)
-    sq, k = divmod(rest, 4)
-    board = _Board(st)
-    board.place(sq, st.drawn if t == 0 else st.tables[st.to_move], k)
-    shapes, eights = closed_shapes(board.design, board.rot, sq, board.square_lobes)
+    board, shapes, eights = _tried(st, action)
     supply = list(st.supply[0])
     unmarked = sum(1 for owner in st.shapes.values() if owner < 0)
     for shape, _v in shapes:
@@ -161,10 +162,8 @@ def solo_placement_value(st: State, action: int) -> float:
         return max(24 + 8 + 2 * empty - unmarked, 0) / MAX_MATCH_SCORE
     if empty == 0:  # the board is full: defeat
         return -1.0
-    progress = solo_progress(
-        board.near, board.far, board.design, board.rot, supply, eight, board.square_lobes
-    )
-    return solo_value(progress)
+    shares = solo_shares(board.near, board.far, board.design, board.rot, supply, eight, board.square_lobes)
+    return solo_value(solo_progress(shares))
 
 
 class GreedyBot(Bot):

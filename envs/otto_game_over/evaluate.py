@@ -42,25 +42,16 @@ EIGHT_PARTIAL = 0.6
 _OTHERS: tuple[tuple[int, ...], ...] = tuple(tuple(int(i) for i in row) for row in OTHERS)
 
 
-def solo_progress(
-    near: Sequence[int],
-    far: Sequence[int],
-    design: Sequence[int],
-    rot: Sequence[int],
-    supply: Sequence[int],
-    eight: bool,
-    square_lobes: bool = False,
-) -> float:
+def solo_progress(shares: Sequence[float]) -> float:
     """How close a solo board is to victory (OGO-61: 4 small circles, 4 big circles and 3
-    squares marked, and an 8 closed), in [0, 1]: the mean of the four :func:`solo_shares`
+    squares marked, and an 8 closed), in [0, 1], from its four :func:`solo_shares`: their mean
     blended half and half with the product of ``0.3 + 0.7 * share`` (a victory needs all four).
 
-    Reads the board and the supply only (public information). These weights and forms were
+    The shares read the board and the supply only (public information). These weights and forms were
     compared with a few variants (fill counted linearly or cubed, other weights for big
     circles, the mean alone) over 500-1,000 deals of ``heuristic``; all won 4-6% of the deals,
     within noise of each other.
     """
-    shares = solo_shares(near, far, design, rot, supply, eight, square_lobes)
     product = 1.0
     for share in shares:
         product *= 0.3 + 0.7 * share
@@ -137,8 +128,10 @@ def evaluate(st: State) -> np.ndarray:
         return st.returns()
     if st.config.solo:
         square_lobes = st.config.eight_lobes != "round"
-        p = solo_progress(st.near, st.far, st.design, st.rot, st.supply[0], st.solo_eights > 0, square_lobes)
-        return np.array([solo_value(p)], dtype=np.float64)
+        shares = solo_shares(
+            st.near, st.far, st.design, st.rot, st.supply[0], st.solo_eights > 0, square_lobes
+        )
+        return np.array([solo_value(solo_progress(shares))], dtype=np.float64)
     t = st.n_teams
     points = np.array([st.marker_points(x) for x in range(t)], dtype=np.float64)
     if st.config.episode == "match":

@@ -49,11 +49,13 @@ def test_empty_board_progress_by_hand() -> None:
     square = PARTIAL * 3 * 0.5**2 / 3  # three of the eight half-squares, 3 markers needed
     shares = [small, big, square, 0.0]
     expected = 0.5 * sum(shares) / 4 + 0.5 * math.prod(0.3 + 0.7 * x for x in shares)
-    got = solo_progress(st.near, st.far, st.design, st.rot, st.supply[0], False)
+    got = solo_progress(solo_shares(st.near, st.far, st.design, st.rot, st.supply[0], False))
     assert got == pytest.approx(expected, abs=1e-12)
     assert evaluate(st)[0] == pytest.approx(-1 + 1.5 * expected)
     # every requirement met is progress 1, whatever the board
-    assert solo_progress(st.near, st.far, st.design, st.rot, [0, 0, 0], True) == pytest.approx(1.0)
+    assert solo_progress(solo_shares(st.near, st.far, st.design, st.rot, [0, 0, 0], True)) == pytest.approx(
+        1.0
+    )
 
 
 def test_open_x_tile_counts_for_the_eight() -> None:
