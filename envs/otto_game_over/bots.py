@@ -15,7 +15,7 @@ from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.evaluate import solo_progress, solo_shares, solo_value
-from envs.otto_game_over.flow import MAX_MATCH_SCORE
+from envs.otto_game_over.flow import MAX_MATCH_SCORE, victory_score
 from envs.otto_game_over.geometry import (
     AROUND,
     D10,
@@ -159,7 +159,7 @@ def solo_placement_value(st: State, action: int) -> float:
     eight = st.solo_eights > 0 or bool(eights)
     empty = sum(1 for d in board.design if d < 0)
     if eight and not any(supply):  # OGO-61/62: victory at once
-        return max(24 + 8 + 2 * empty - unmarked, 0) / MAX_MATCH_SCORE
+        return max(victory_score(empty, unmarked), 0) / MAX_MATCH_SCORE
     if empty == 0:  # the board is full: defeat
         return -1.0
     shares = solo_shares(board.near, board.far, board.design, board.rot, supply, eight, board.square_lobes)

@@ -79,21 +79,10 @@ def solo_shares(
     fills: dict[int, list[float]] = {S: [], Q: [], B: []}
     for v in range(N_V):
         for slots, kinds in ((near[4 * v : 4 * v + 4], (S, Q)), (far[4 * v : 4 * v + 4], (B,))):
-            if EMPTY not in slots:
-                continue  # closed already, or full of foreign strokes
-            kind = EMPTY
-            n = 0
-            for x in slots:
-                if x == EMPTY:
-                    continue
-                if kind == EMPTY:
-                    kind = x
-                elif x != kind:
-                    kind = -1
-                    break
-                n += 1
-            if kind in kinds:
-                fills[kind].append(n / 4)
+            filled = [x for x in slots if x != EMPTY]
+            # open (not closed), started, of one kind only, and a kind that closes here
+            if 0 < len(filled) < 4 and filled[0] in kinds and filled.count(filled[0]) == len(filled):
+                fills[filled[0]].append(len(filled) / 4)
     shares = []
     for shape, kind in enumerate((S, B, Q)):
         left, need = supply[shape], MARKERS_PER_TEAM[shape]

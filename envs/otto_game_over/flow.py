@@ -398,9 +398,14 @@ def end_with_match_rewards(st: State, scores: list[int]) -> None:
 
 
 def solo_score(st: State) -> int:
-    """OGO-62: 24 + 8 + 2 per empty slot - 1 per closed shape without a marker."""
+    """OGO-62 on the state's board: :func:`victory_score` of its empty slots and unmarked shapes."""
     empty = sum(1 for d in st.design if d < 0)
     unmarked = sum(1 for owner in st.shapes.values() if owner < 0)
+    return victory_score(empty, unmarked)
+
+
+def victory_score(empty: int, unmarked: int) -> int:
+    """OGO-62: 24 + 8 + 2 per empty slot - 1 per closed shape without a marker."""
     return 24 + 8 + 2 * empty - unmarked
 
 
