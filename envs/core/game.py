@@ -22,6 +22,7 @@ one paid at the end use the same mechanism, and the sum over an episode is the f
 from __future__ import annotations
 
 import copy
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
@@ -76,8 +77,12 @@ def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
         raise ValueError(f"rng bit_generator must be one of {sorted(BIT_GENERATORS)}, got {name!r}")
     try:
         bit_gen = BIT_GENERATORS[name]()
-        bit_gen.state = dict(d)
-    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        with warnings.catch_warnings():
+            # numpy < 2 wraps a negative or oversized word into range with a DeprecationWarning
+            # (numpy 2 raises OverflowError): refuse it on every numpy alike
+            warnings.simplefilter("error", DeprecationWarning)
+            bit_gen.state = dict(d)
+    except (KeyError, TypeError, ValueError, OverflowError, DeprecationWarning) as exc:
         raise ValueError(f"malformed rng state: {exc!r}") from exc
     return np.random.Generator(bit_gen)
 

@@ -108,11 +108,16 @@ def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
         d.text((x, y + 28), "to play", fill=INK, font=font(12), anchor="mm")
 
 
+#: top edge of the mover's hand and its caption, below every seat box (the lowest seat's box
+#: ends at 250 + 195 + 42 = 487)
+HAND_TOP = 494
+
+
 def render_rgb(state: State) -> np.ndarray:
     """``uint8[H, W, 3]`` picture: Tip Top card, total, seats around the table, the mover's hand."""
     from envs.core.draw import INK, canvas, font, to_array
 
-    width, height = 760, 600
+    width, height = 760, 620
     img, d = canvas(width, height)
     cx, cy = width / 2, 250
     d.ellipse([cx - 250, cy - 150, cx + 250, cy + 150], fill=(34, 110, 60), outline=INK, width=3)
@@ -124,13 +129,13 @@ def render_rgb(state: State) -> np.ndarray:
     if state.to_move >= 0:
         hand = state.hands[state.to_move]
         d.text(
-            (cx, 478),
+            (cx, HAND_TOP),
             f"hand of player_{state.to_move} (shown to spectators)",
             fill=INK,
             font=font(14),
-            anchor="mm",
+            anchor="mt",
         )
         x0 = cx - (len(hand) * 78 - 8) / 2
         for i, k in enumerate(hand):
-            _card(d, x0 + 78 * i, 494, 70, 96, LABELS.get(TOKENS[k], TOKENS[k]), size=20)
+            _card(d, x0 + 78 * i, HAND_TOP + 22, 70, 96, LABELS.get(TOKENS[k], TOKENS[k]), size=20)
     return to_array(img)

@@ -167,6 +167,26 @@ def test_renderers(tmp_path: object) -> None:
     assert img.dtype == np.uint8 and img.ndim == 3 and img.std() > 0
 
 
+def test_rgb_seats_clear_of_the_hand() -> None:
+    """The seats around the table stay above the mover's hand and its caption for every
+    player count: no pixel of a seat colour (outline, chips) from the caption's top edge down
+    (the bottom seat's box once ran into the caption), and the caption and the cards are
+    drawn there."""
+    pytest.importorskip("PIL")
+    from envs.core.draw import INK, SEAT_COLORS
+    from envs.over_and_out.render import HAND_TOP
+
+    for n in range(2, 9):
+        e = raw_env(render_mode="rgb_array", num_players=n)
+        e.reset(seed=n)
+        img = e.render()
+        below = img[HAND_TOP:].reshape(-1, 3)
+        assert (below == np.array(INK, dtype=np.uint8)).all(axis=1).sum() > 200  # caption, cards
+        assert (img[HAND_TOP - 2] == img[HAND_TOP - 2, 0]).all()  # the caption starts below
+        for colour in SEAT_COLORS[:n]:
+            assert not (below == np.array(colour, dtype=np.uint8)).all(axis=1).any(), (n, colour)
+
+
 def test_config_deck_counts_cannot_be_changed_in_place() -> None:
     """The Config is frozen, ``deck_counts`` included: an in-place change would bypass the
     validation and leave the hash and the cached per-kind counts stale. It still reads, pickles

@@ -20,6 +20,7 @@ from training.policies import (
     MaskedCategoricalDistribution,
     MaskedPolicy,
     SupportCategorical,
+    _fused_adam_available,
 )
 
 
@@ -133,7 +134,10 @@ def test_maskable_ppo_learns_with_masked_policy_and_reloads(tmp_path: Path) -> N
         MaskedPolicy, _Pick(), n_steps=64, batch_size=32, learning_rate=1e-3, seed=0, device="cpu"
     )
     assert isinstance(model.policy.action_dist, MaskedCategoricalDistribution)
-    assert model.policy.optimizer.defaults["fused"] is True  # torch >= 2.4 (the project's CPU build)
+    # fused from torch 2.4 on (CI's CPU build); torch 2.1-2.3 (the requirement allows 2.1) keep
+    # torch's default, which has no fused CPU kernel
+    fused = True if _fused_adam_available() else None
+    assert model.policy.optimizer.defaults["fused"] is fused
     assert model.policy.optimizer.defaults["eps"] == 1e-5  # sb3's Adam setting kept
     model.learn(3000)
     env = _Pick()
@@ -147,7 +151,7 @@ def test_maskable_ppo_learns_with_masked_policy_and_reloads(tmp_path: Path) -> N
     model.save(path)
     again = MaskablePPO.load(path, device="cpu")
     assert isinstance(again.policy, MaskedPolicy)
-    assert again.policy.optimizer.defaults["fused"] is True
+    assert again.policy.optimizer.defaults["fused"] is fused
     obs, _ = env.reset(seed=3)
     assert again.predict(obs, action_masks=env.action_masks(), deterministic=True)[0] == env.good
 
