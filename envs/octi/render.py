@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envs.octi.board import DIR_DELTAS, FILES, SET_BITS
-from envs.octi.notation import prong_string
-from envs.octi.turn import CAPTURED, OVER, PHASE_NAMES, RESERVE
+from envs.octi.notation import pod_name, prong_string
+from envs.octi.turn import CAPTURE, CAPTURED, DECLARE, MAIN, OVER, PHASE_NAMES, RESERVE
 
 if TYPE_CHECKING:
     from envs.octi.rules import State
@@ -18,21 +18,58 @@ COLOUR_NAMES = ("Black", "Red")
 LETTERS = ("B", "R")
 
 
+def _rules(st: State) -> list[str]:
+    """The variant and the optional rules that are on, e.g. ``["x_fast", "edgeless"]``."""
+    c = st.config
+    flags = (
+        ("reposition", c.allow_reposition),
+        ("edgeless", c.edgeless),
+        ("capture to reserve", c.capture_to_reserve and st.x),
+        ("repetition draw", c.repetition_draw),
+    )
+    return [c.variant] + [name for name, on in flags if on]
+
+
+def _focus(st: State) -> int:
+    """Global code of the pod the next action is about (active pod or queue head), or -1."""
+    if st.phase == DECLARE:
+        return st.to_move * st.P + st.dqueue[0]
+    if st.phase == CAPTURE:
+        return st.cqueue[0]
+    if st.phase in (MAIN, OVER) or st.active < 0:
+        return -1
+    return st.to_move * st.P + st.active
+
+
+def _turn_lines(st: State) -> list[str]:
+    """Mid-turn bookkeeping (origin, jumped squares, movers, focus, capture marks)."""
+    if st.phase in (MAIN, OVER):
+        return []
+    names = st.geo.names
+    movers = [pod_name(st, st.to_move * st.P + p) for p in st.movers]
+    focus = _focus(st)
+    return [
+        f"origin {names[st.origin]}  jumped {' '.join(names[sq] for sq in st.jorder) or '-'}",
+        f"moving {' '.join(movers) or '-'}  focus {pod_name(st, focus) if focus >= 0 else '-'}"
+        f"  marked capture {' '.join(pod_name(st, g) for g in st.cmarks) or '-'}",
+    ]
+
+
 def _status(st: State) -> list[str]:
     if st.phase == OVER:
         r = st.result
         end = (
             "draw (truncated)"
             if st.truncated
-            else ("draw" if r[0] == r[1] else f"{COLOUR_NAMES[0 if r[0] > 0 else 1]} wins")
+            else ("draw (repetition)" if r[0] == r[1] else f"{COLOUR_NAMES[0 if r[0] > 0 else 1]} wins")
         )
         head = f"game over after {st.turn} turns: {end}"
     else:
         head = (
-            f"turn {st.turn + 1}: player_{st.to_move} ({COLOUR_NAMES[st.to_move]}) to act, "
-            f"phase {PHASE_NAMES[st.phase]}"
+            f"turn {st.turn + 1} of {st.config.turn_limit}: player_{st.to_move} "
+            f"({COLOUR_NAMES[st.to_move]}) to act, phase {PHASE_NAMES[st.phase]}"
         )
-    lines = [head]
+    lines = [head, f"rules: {', '.join(_rules(st))}", *_turn_lines(st)]
     for seat in (0, 1):
         lines.append(
             f"{COLOUR_NAMES[seat]:5s} supply {st.supply[seat]:2d}  reserve {st.count(seat, RESERVE)}"
@@ -62,7 +99,7 @@ def render_ansi(st: State) -> str:
     pods = []
     for seat in (0, 1):
         items = [
-            f"{geo.names[st.pos[g]]}[{prong_string(st.prongs[g])}]"
+            f"{pod_name(st, g)}[{prong_string(st.prongs[g])}]"
             for g in range(seat * st.P, (seat + 1) * st.P)
             if st.pos[g] >= 0
         ]
@@ -75,6 +112,8 @@ MARGIN = 28
 PANEL = 250
 FILL = ((40, 40, 40), (200, 40, 40))
 BASE_TINT = ((200, 200, 200), (245, 190, 190))
+FOCUS = (150, 40, 210)  # ring around the pod the next action is about
+MARK = (0, 190, 255)  # cross over a pod marked ``capture``
 
 
 def _octagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -105,6 +144,7 @@ def render_rgb(st: State) -> np.ndarray:
     W, H = geo.width, geo.height
     img, draw = canvas(2 * MARGIN + W * CELL + PANEL, 2 * MARGIN + H * CELL, BACKGROUND)
     small = font(14)
+    focus = _focus(st)
 
     def corner(sq: int) -> tuple[int, int]:
         return MARGIN + (sq % W) * CELL, MARGIN + (H - 1 - sq // W) * CELL
@@ -126,16 +166,28 @@ def render_rgb(st: State) -> np.ndarray:
         if not on:
             continue
         x0, y0 = corner(sq)
-        k = math.ceil(math.sqrt(len(on)))
-        rows = math.ceil(len(on) / k)
+        # a stack of n pods fills n of at least n + 1 grid cells; its height goes in the last one
+        slots = len(on) + 1 if len(on) > 1 else 1
+        k = math.ceil(math.sqrt(slots))
+        rows = math.ceil(slots / k)
         sub = CELL / k
         top = y0 + (CELL - rows * sub) / 2  # centre a stack's rows in the square
         for i, g in enumerate(on):
             cx = x0 + sub * (i % k + 0.5)
             cy = top + sub * (i // k + 0.5)
-            _draw_pod(draw, cx, cy, sub * (0.28 if k == 1 else 0.32), g // st.P, st.prongs[g])
+            r = sub * (0.28 if k == 1 else 0.3)  # stacked pods' prongs stay clear of each other
+            _draw_pod(draw, cx, cy, r, g // st.P, st.prongs[g])
+            if g == focus:
+                draw.ellipse([cx - r * 1.2, cy - r * 1.2, cx + r * 1.2, cy + r * 1.2], outline=FOCUS, width=3)
+            if g in st.cmarks:
+                for sx in (-1, 1):
+                    draw.line(
+                        [(cx - sx * r, cy - r), (cx + sx * r, cy + r)], fill=MARK, width=max(3, int(r / 4))
+                    )
         if len(on) > 1:
-            draw.text((x0 + CELL - 16, y0 + 2), str(len(on)), fill=(20, 20, 160), font=small)
+            last = k * rows - 1
+            at = (x0 + sub * (last % k + 0.5), top + sub * (last // k + 0.5))
+            draw.text(at, str(len(on)), fill=(20, 20, 160), font=small, anchor="mm")
     for x in range(W):
         draw.text((MARGIN + x * CELL + CELL / 2 - 4, MARGIN + H * CELL + 6), FILES[x], fill=INK, font=small)
     for y in range(H):
@@ -153,7 +205,7 @@ def _panel_lines(st: State) -> list[str]:
         lines = ["game over", _status(st)[0].split(": ", 1)[1], f"after {st.turn} turns", ""]
     else:
         lines = [
-            f"turn {st.turn + 1}",
+            f"turn {st.turn + 1} of {st.config.turn_limit}",
             f"to act: {COLOUR_NAMES[st.to_move]}",
             f"phase {PHASE_NAMES[st.phase]}",
             "",
@@ -166,5 +218,14 @@ def _panel_lines(st: State) -> list[str]:
             f"  captured {st.count(seat, CAPTURED)}",
             "",
         ]
-    lines += ["tinted: bases", "green: origin of the turn", "blue frame: jumped squares", "gold: prongs"]
+    variant, *flags = _rules(st)
+    lines += [f"rules: {variant}", *(f"  + {flag}" for flag in flags), ""]
+    lines += [
+        "tinted: bases",
+        "green: origin of the turn",
+        "blue frame: jumped squares",
+        "purple ring: pod in focus",
+        "cyan cross: marked capture",
+        "gold: prongs",
+    ]
     return lines

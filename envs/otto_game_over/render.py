@@ -35,6 +35,53 @@ def _tile(x: int) -> str:
     return "-" if x < 0 else TILE_NAMES[x]
 
 
+def _match_number(st: State) -> int:
+    """The match being played, or the last one once the game is over (a regular match that
+    ends the game is already counted in ``st.matches``; a tie-break match or a one-match
+    episode is not)."""
+    counted = st.is_terminal() and not st.tiebreak and not st.config.solo and st.config.episode == "game"
+    return st.matches if counted else st.matches + 1
+
+
+def _result(st: State) -> str:
+    """How the game ended, in words."""
+    if st.truncated:
+        return "truncated, no winner"
+    if st.config.solo:
+        return f"victory, score {st.match_scores[0]}" if st.winners else "defeat"
+    if not st.winners:
+        return "winners: none"
+    return ("team " if len(st.winners) == 1 else "teams ") + ", ".join(map(str, st.winners)) + " won"
+
+
+def _notes(st: State) -> list[str]:
+    """Public facts beside the board and the seats: the last match, Time Travel, an 8 waiting
+    for Infinity answers, the kidnapped card, the solo 8 and the cards shown (out of the game)."""
+    notes = []
+    if st.config.solo:
+        if not st.is_terminal():
+            notes.append(f"8 closed: {'yes' if st.solo_eights else 'no'}")
+    elif st.matches or st.is_terminal():
+        notes.append("last match: " + "-".join(map(str, st.match_scores)))
+    if st.extra_turn:
+        notes.append(f"player_{st.to_move}: Time-Travel extra turn")
+    elif st.tt_pending:
+        notes.append(f"player_{st.to_move}: Time-Travel extra turn to come")
+    if PHASES[st.phase] == "infinity":
+        saved = [t for t in range(st.n_teams) if st.saved[t]]
+        notes.append(
+            f"8 closed by player_{st.inf_creator}, saved: {', '.join(f'team {t}' for t in saved) or 'none'}"
+        )
+    if st.kidnapped >= 0:
+        notes.append(f"kidnapped: {A.CARD_NAMES[st.kidnapped]}")
+    shown = [f"{A.CARD_NAMES[k]} {c}" for k, c in enumerate(st.removed) if c]
+    if st.voided:
+        shown.append(f"voided unseen {st.voided}")
+    if shown:
+        notes.append("cards out: " + ", ".join(shown))
+    return notes
+
+
 def render_ansi(st: State) -> str:
     lines = ["     " + "".join(f"{f:<7}" for f in "abcde")]
     for r in range(4, -1, -1):
@@ -57,11 +104,12 @@ def render_ansi(st: State) -> str:
     for s in range(st.n):
         lines.append(f"player_{s}: table {_tile(st.tables[s])}, {len(st.hands[s])} card(s)")
     lines.append(
-        f"tower {len(st.tower)}, deck {len(st.deck)}, drawn {_tile(st.drawn)}, match {st.matches + 1}"
+        f"tower {len(st.tower)}, deck {len(st.deck)}, drawn {_tile(st.drawn)}, match {_match_number(st)}"
         + (" (tie-break)" if st.tiebreak else "")
     )
+    lines += _notes(st)
     if st.is_terminal():
-        lines.append(f"game over: winners {st.winners}, returns {list(st.final)}")
+        lines.append(f"game over: {_result(st)}, returns {list(st.final)}")
     else:
         lines.append(f"player_{st.actor} to act ({PHASES[st.phase]})")
     return "\n".join(lines)
@@ -72,6 +120,7 @@ UNIT = 22  # pixels per tile unit (a tile is 4 units)
 TILE = 4 * UNIT
 MARGIN = 48
 PANEL = 330
+SEAT_ROW = 64  # panel pixels per seat
 LINE = (40, 40, 60)
 DEAD = (150, 150, 150)
 TILE_BG = (236, 228, 206)
@@ -150,22 +199,29 @@ def _draw_frame(draw: Any) -> None:
 
 
 def _draw_markers(draw: Any, st: State, team_colors: list[Any]) -> None:
+    """One marker per closed shape (hollow = unclaimed); two shapes at one vertex (a square or
+    small circle inside a big circle) sit side by side so that neither hides the other."""
+    at: dict[int, list[tuple[int, int]]] = {}
     for (shape, v), owner in st.shapes.items():
+        at.setdefault(v, []).append((shape, owner))
+    for v, here in at.items():
         vx, vy = _vertex_px(v)
-        color = team_colors[owner] if owner >= 0 else None
-        r = (6, 10, 9)[shape]
-        box = [vx - r, vy - r, vx + r, vy + r]
-        if shape == 2:
-            draw.rectangle(box, fill=color, outline=(20, 20, 20), width=2)
-        else:
-            draw.ellipse(box, fill=color, outline=(20, 20, 20), width=2)
+        for i, (shape, owner) in enumerate(here):
+            cx = vx + (2 * i - len(here) + 1) * 11
+            color = team_colors[owner] if owner >= 0 else None
+            r = (6, 10, 9)[shape]
+            box = [cx - r, vy - r, cx + r, vy + r]
+            if shape == 2:
+                draw.rectangle(box, fill=color, outline=(20, 20, 20), width=2)
+            else:
+                draw.ellipse(box, fill=color, outline=(20, 20, 20), width=2)
 
 
 def render_rgb(st: State) -> np.ndarray:
     from envs.core.draw import INK, SEAT_COLORS, canvas, font, to_array
 
     side = 5 * TILE + 2 * MARGIN
-    img, draw = canvas(side + PANEL, max(side, 120 + 95 * st.n))
+    img, draw = canvas(side + PANEL, max(side, 120 + SEAT_ROW * st.n))
     team_colors = [SEAT_COLORS[t] for t in range(st.n_teams)]
     _draw_frame(draw)
     for sq in range(25):
@@ -181,10 +237,24 @@ def render_rgb(st: State) -> np.ndarray:
     return to_array(img)
 
 
+def _wrap(draw: Any, text: str, width: int, fnt: Any) -> list[str]:
+    """``text`` cut after its commas into lines no wider than ``width`` pixels."""
+    lines: list[str] = []
+    for part in text.split(", "):
+        if lines and draw.textlength(f"{lines[-1]}, {part}", font=fnt) <= width:
+            lines[-1] += f", {part}"
+        elif lines:
+            lines[-1] += ","
+            lines.append(f"   {part}")
+        else:
+            lines.append(part)
+    return lines
+
+
 def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any, ink: Any) -> None:
     y = 14
     if st.is_terminal():
-        head = f"game over - winners: {', '.join(f'team {w}' for w in st.winners) or 'none'}"
+        head = f"game over - {_result(st)}"
     else:
         head = f"player_{st.actor} to act: {PHASES[st.phase]}"
     draw.text((x, y), head, fill=ink, font=font(16))
@@ -192,11 +262,16 @@ def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any,
     tb = " (tie-break, blind)" if st.tiebreak else (" (blind)" if st.blind_match else "")
     draw.text(
         (x, y),
-        f"match {st.matches + 1}{tb}   tower {len(st.tower)}   deck {len(st.deck)}",
+        f"match {_match_number(st)}{tb}   tower {len(st.tower)}   deck {len(st.deck)}",
         fill=ink,
         font=font(13),
     )
     y += 22
+    for note in _notes(st):
+        for line in _wrap(draw, note, PANEL - 20, font(13)):
+            draw.text((x, y), line, fill=ink, font=font(13))
+            y += 18
+    y += 4
     if st.drawn >= 0:
         draw.text((x, y + 16), f"drawn: {TILE_NAMES[st.drawn]}", fill=ink, font=font(13))
         if st.drawn < 8:
@@ -222,6 +297,4 @@ def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any,
         )
         if 0 <= st.tables[s] < 8:
             draw_tile(draw, x + 250, y, 4 * st.tables[s], scale=0.5)
-        y += 95
-    if st.kidnapped >= 0:
-        draw.text((x, y), f"kidnapped: {A.CARD_NAMES[st.kidnapped]}", fill=ink, font=font(13))
+        y += SEAT_ROW

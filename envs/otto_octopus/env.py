@@ -98,8 +98,9 @@ pays 0 to everyone: ``final_scores`` are then counted as at a normal end at the 
 cut, running score minus tiles in hand, and in solo minus the pile too). A game ended by an
 illegal action has only ``scores``.
 
-Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the pile
-size and the hand of the seat to act: a spectator's view, not an observation),
+Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the
+pile size, the hand of the seat to act and, in the open game, the tiles the other seats show: a
+spectator's view, not an observation),
 ``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture) or ``"human"`` (prints the ansi text after
 every step); any other value raises ``ValueError``.
 

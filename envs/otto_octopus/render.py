@@ -52,6 +52,12 @@ def _status_lines(st: State) -> list[str]:
         hand = ", ".join(B.KINDS[k] for k in st.hands[p]) or "-"
         extra = f", {st.extra} extra" if st.extra else ""
         lines.append(f"player_{p} to act ({PHASES[st.phase]}{extra}); hand: {hand}")
+        if st.config.open_game:  # OTP-41: all but the newest tile of every hand are public
+            lines += [
+                f"player_{q} shows: {', '.join(B.KINDS[k] for k in st.hands[q][:-1]) or '-'}"
+                for q in range(st.n)
+                if q != p
+            ]
     return lines
 
 
@@ -134,7 +140,14 @@ def _fish(d: Any, sq: int, kind: int) -> None:
     col = FISH_C[kind]
     d.ellipse([cx - 20, cy - 13, cx + 14, cy + 13], fill=col, outline=draw.INK)
     d.polygon([(cx + 12, cy), (cx + 24, cy - 10), (cx + 24, cy + 10)], fill=col, outline=draw.INK)
-    d.text((cx - 3, cy), ABBREV[kind], fill=draw.INK, font=draw.font(13), anchor="mm")
+    dark = 0.299 * col[0] + 0.587 * col[1] + 0.114 * col[2] < 100  # the anglerfish
+    d.text(
+        (cx - 3, cy),
+        ABBREV[kind],
+        fill=(255, 255, 255) if dark else draw.INK,
+        font=draw.font(13),
+        anchor="mm",
+    )
 
 
 def _squares(d: Any, st: State) -> None:

@@ -1,8 +1,9 @@
 """Text and image pictures of an Over and Out position, for spectators.
 
-Both show the public table (T, L, direction, piles, every seat's chips, the dealer and
-whose turn it is) and the hand of the player to move face up: rendering is for people
-watching (or debugging) a game, not an observation — agents get ``observe()``.
+Both show the public table (round and play count, T, L, direction, piles, the Tip Top cards
+turned up, every seat's chips, the dealer, whose turn it is, the result once the game is over)
+and the hand of the player to move face up: rendering is for people watching (or debugging) a
+game, not an observation — agents get ``observe()``.
 """
 
 from __future__ import annotations
@@ -22,12 +23,25 @@ def _direction(state: State) -> str:
     return "clockwise" if state.direction > 0 else "counter-clockwise"
 
 
+def _result(state: State) -> str:
+    """How the game ended: ``player_k wins`` or ``truncated`` (``""`` while it runs)."""
+    if state.to_move >= 0:
+        return ""
+    if state.truncated:
+        return "truncated"
+    return " ".join(f"player_{seat} wins" for seat in range(state.n) if state.chips[seat])
+
+
+def _turned_up(state: State) -> str:
+    return ", ".join(map(str, state.tiptop_discards)) or "none"
+
+
 def render_ansi(state: State) -> str:
     """A readable table of the position."""
     over = state.to_move < 0
-    head = f"Over and Out - round {state.round}, play {state.plays}"
+    head = f"Over and Out - round {state.round}, play {state.plays} of {state.config.max_plays}"
     if over:
-        head += " - game over" + (" (truncated)" if state.truncated else "")
+        head += f" - game over: {_result(state)}"
     lines = [
         head,
         f"total {state.total} / Tip Top {state.tiptop}   direction {_direction(state)}",
@@ -69,13 +83,15 @@ def _centre(draw: Any, state: State, cx: float, cy: float) -> None:
     d.text((cx + 40, cy + 12), f"limit {state.tiptop}", fill=INK, font=font(16), anchor="mm")
     arrow = "clockwise ->" if state.direction > 0 else "<- counter-clockwise"
     d.text((cx + 40, cy + 36), arrow, fill=INK, font=font(14), anchor="mm")
+    d.text(
+        (cx + 40, cy + 60), f"Tip Top turned up: {_turned_up(state)}", fill=INK, font=font(13), anchor="mm"
+    )
     info = (
         f"draw {len(state.draw_pile)} | played {sum(state.play_pile)} | Tip Top pile {len(state.tiptop_pile)}"
     )
     d.text((cx, cy + 90), info, fill=INK, font=font(13), anchor="mm")
     if state.to_move < 0:
-        end = "GAME OVER (truncated)" if state.truncated else "GAME OVER"
-        d.text((cx, cy - 80), end, fill=(200, 0, 0), font=font(20), anchor="mm")
+        d.text((cx, cy - 80), f"GAME OVER: {_result(state)}", fill=(200, 0, 0), font=font(20), anchor="mm")
 
 
 def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
@@ -93,7 +109,7 @@ def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
         outline=colour,
         width=4 if turn else 2,
     )
-    name = f"player_{seat}" + (" (D)" if seat == state.dealer else "")
+    name = f"player_{seat}" + (" (dealer)" if seat == state.dealer else "")
     d.text((x, y - 30), name, fill=INK, font=font(14), anchor="mm")
     chips = state.chips[seat]
     if not chips:
@@ -114,7 +130,8 @@ HAND_TOP = 494
 
 
 def render_rgb(state: State) -> np.ndarray:
-    """``uint8[H, W, 3]`` picture: Tip Top card, total, seats around the table, the mover's hand."""
+    """``uint8[H, W, 3]`` picture: round and play counter, Tip Top card (and those turned up), total,
+    seats around the table, the mover's hand."""
     from envs.core.draw import INK, canvas, font, to_array
 
     width, height = 760, 620
@@ -123,6 +140,8 @@ def render_rgb(state: State) -> np.ndarray:
     d.ellipse([cx - 250, cy - 150, cx + 250, cy + 150], fill=(34, 110, 60), outline=INK, width=3)
     d.rounded_rectangle([cx - 175, cy - 95, cx + 175, cy + 105], radius=12, fill=(245, 241, 230))
     _centre(d, state, cx, cy)
+    counter = f"round {state.round}, play {state.plays} of {state.config.max_plays}"
+    d.text((12, 10), counter, fill=INK, font=font(14))  # above every seat box's left edge
     for seat in range(state.n):  # seat 0 at the top, clockwise on screen
         angle = -math.pi / 2 + 2 * math.pi * seat / state.n
         _seat(d, state, seat, cx + 295 * math.cos(angle), cy + 195 * math.sin(angle))

@@ -107,3 +107,47 @@ def test_heuristic_beats_random_500(variant: str) -> None:
     game = OctiGame(variant=variant)
     res = play_match(game, [BOTS["heuristic"](game), BOTS["random"](game)], games=500, seed=1)
     assert res.win_rate > 0.9
+
+
+def test_rgb_stack_height_clear_of_the_pods() -> None:
+    """A stack's height is written where no pod is drawn (it once sat on the top-right pod of a
+    stack of 3 or more), for every stack height; the text names stacked pods ``c3.k``."""
+    pytest.importorskip("PIL")
+    from envs.octi.render import CELL, FILL, MARGIN, render_ansi, render_rgb
+
+    for n in range(2, 8):
+        st = custom("x_fast", black=(("c3", "N,E,S,W,NE,SE,SW,NW"),) * n, red=(("h8", "S"),))
+        img = render_rgb(st)
+        x0, y0 = MARGIN + 2 * CELL, MARGIN + 6 * CELL  # square c3
+        square = img[y0 + 1 : y0 + CELL, x0 + 1 : x0 + CELL]
+        r, g, b = (square[..., c].astype(int) for c in range(3))
+        ys, xs = np.nonzero((b > r + 60) & (b > g + 60))  # the height's blue ink
+        assert ys.size, n  # the height is drawn
+        box = square[ys.min() - 1 : ys.max() + 2, xs.min() - 1 : xs.max() + 2].reshape(-1, 3)
+        for colour in (FILL[0], (230, 170, 0), (255, 255, 255)):  # pod, prong, outline
+            assert not (box == np.array(colour, dtype=np.uint8)).all(axis=1).any(), (n, colour)
+    assert "c3.0[N,NE,E,SE,S,SW,W,NW] c3.1[" in render_ansi(st) and "c3.6[" in render_ansi(st)
+
+
+def test_render_shows_capture_marks_focus_and_rules() -> None:
+    """Mid-turn, both pictures show the pods already marked ``capture`` and the pod the next
+    action is about; the panel and the text name the rules and the turn limit, and a draw
+    by repetition says so."""
+    pytest.importorskip("PIL")
+    from envs.octi.render import FOCUS, MARK, render_ansi, render_rgb
+
+    st = custom(black=(("c3", "N"),), red=(("c4", ""), ("c6", ""), ("a1", "")), edgeless=True)
+    st.play("jump c3 N", "jump c5 N", "capture c4")  # CAPTURE: c4 marked, c6 still to decide
+    text = render_ansi(st)
+    assert "origin c3  jumped c4 c6" in text and "focus c6  marked capture c4" in text
+    assert "turn 1 of 300:" in text and "rules: basic, edgeless" in text
+    img = render_rgb(st).reshape(-1, 3)
+    for colour in (MARK, FOCUS):
+        assert (img == np.array(colour, dtype=np.uint8)).all(axis=1).sum() > 20, colour
+    st.play("spare c6")
+    assert (render_rgb(st).reshape(-1, 3) != np.array(MARK, dtype=np.uint8)).any(axis=1).all()
+    rep = custom(black=(("b2", "N,S"),), red=(("e6", "N,S"),), repetition_draw=True)
+    moves = ["step b2 N", "step e6 S", "step b3 S", "step e5 N"] * 3  # the same positions again
+    while not rep.is_terminal():
+        rep.play(moves.pop(0))
+    assert not rep.is_truncated() and "draw (repetition)" in render_ansi(rep)

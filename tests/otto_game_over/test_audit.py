@@ -374,3 +374,69 @@ def test_param_large_values_accepted() -> None:
     game = OttoGameOverGame(target_score=1, max_matches=1)
     assert game.new_initial_state(np.random.default_rng(0)).phase in (0, 2)
     OttoGameOverGame(target_score=1_000_000, max_matches=1_000_000)
+
+
+# ------------------------------------------------------------------------ render
+def test_render_two_markers_at_one_vertex_both_visible() -> None:
+    """A square and a big circle closed round the same vertex (B7/E12 corners) each show their
+    marker: drawn side by side, team 0's square is not hidden under team 1's big circle."""
+    from envs.core.draw import SEAT_COLORS
+    from envs.otto_game_over.render import _vertex_px, render_rgb
+
+    pos = {
+        "board": {"a1": "E12/0", "b1": "E12/1", "a2": "E12/1", "b2": "E12/0", "b3": "A4/0"},
+        "shapes": {"square@vb2": 0, "big@vb2": 1},
+    }
+    img = render_rgb(make(pos))
+    vx, vy = _vertex_px(7)  # vb2
+    near = img[vy - 4 : vy + 5, vx - 16 : vx + 17].reshape(-1, 3).tolist()
+    assert list(SEAT_COLORS[0]) in near and list(SEAT_COLORS[1]) in near
+
+
+def test_render_shows_infinity_time_travel_and_cards_out() -> None:
+    """OGO-34/45/46, spec §7 (played cards are public): the pictures name the creator of the 8
+    and the teams already saved, a coming Time-Travel turn, the last match and the cards shown."""
+    from envs.otto_game_over.render import render_ansi, render_rgb
+
+    pos = {
+        "board": {"b3": "A4/0"},
+        "hands": [["infinity"]] * 4,
+        "removed_cards": {"time-travel": 4, "magnetic-inversion": 4, "quantum-leap": 4, "joker": 1},
+        "voided_cards": 3,
+        "matches": 12,
+        "match_scores": [24, 22, 8, 32],
+        "phase": "infinity",
+        "to_move": 2,
+        "actor": 3,
+        "time_travel": True,
+        "infinity": {"creator": 2, "visited": 1, "saved": [True, True, False, False]},
+    }
+    st = make(pos, num_players=4)
+    text = render_ansi(st)
+    assert "8 closed by player_2, saved: team 0, team 1" in text
+    assert "player_2: Time-Travel extra turn to come" in text
+    assert "last match: 24-22-8-32" in text
+    assert "cards out: time-travel 4, magnetic-inversion 4, quantum-leap 4, joker 1, voided unseen 3" in text
+    img = render_rgb(st)
+    assert img.shape == (536, 866, 3)
+    assert (img[-30:, 546:] == img[-1, -1]).all()  # the panel ends above the bottom edge
+
+
+def test_render_game_over_match_number_and_winners_fit() -> None:
+    """At the end of a game the picture names the last match played (the game-ending regular
+    match is already counted in ``matches``), and a four-way tie of a one-match episode stays
+    on the canvas."""
+    from envs.otto_game_over.render import render_ansi, render_rgb
+    from envs.otto_game_over.rules import OVER
+
+    st = OttoGameOverGame().new_initial_state(np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    while not st.is_terminal():
+        st.apply(int(rng.choice(st.legal_actions())))
+    assert st.matches >= 2 and not st.tiebreak
+    assert f"match {st.matches}\n" in render_ansi(st)
+    st = make({}, num_players=4, episode="match")
+    st.winners, st.phase = [0, 1, 2, 3], OVER
+    assert "teams 0, 1, 2, 3 won" in render_ansi(st)
+    img = render_rgb(st)
+    assert (img[10:40, -6:] == img[-1, -1]).all()  # the heading is not cut at the right edge

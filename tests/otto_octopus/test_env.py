@@ -111,3 +111,28 @@ def test_solo_heuristic_scores_arms_by_their_points() -> None:
                         moved += value != gain
             st.apply(bot.act(st, p, rng))
     assert seen[1] > 20 and seen[2] > 20 and moved > 0
+
+
+def test_render_open_game_shows_the_visible_tiles_and_dark_fish_labels() -> None:
+    """OTP-41: in the open game every hand but the newest tile is public, so both pictures
+    list the visible tiles of the seats not to act; the anglerfish's label is white (dark
+    ink on its dark body was unreadable)."""
+    from envs.otto_octopus.board import SQUARE_INDEX
+    from envs.otto_octopus.render import _origin, render_ansi, render_rgb
+
+    pos = {
+        "placements": [*P1, "turn-out d8", "anglerfish e8"],
+        "hands": [["straight", "end", "bubbles"], ["shark", "minnow", "turn-in"], ["end"]],
+    }
+    st = OttoOctopusGame(num_players=3, open_game=True).new_initial_state(
+        np.random.default_rng(0), {"position": pos}
+    )
+    text = render_ansi(st)
+    assert "player_1 shows: shark, minnow" in text and "player_2 shows: -" in text
+    assert "player_0 shows" not in text  # the seat to act: its whole hand is listed
+    closed = OttoOctopusGame(num_players=3).new_initial_state(np.random.default_rng(0), {"position": pos})
+    assert "shows" not in render_ansi(closed)
+    img = render_rgb(st)
+    x0, y0 = _origin(SQUARE_INDEX["e8"])
+    label = img[y0 + 26 : y0 + 39, x0 + 20 : x0 + 38].reshape(-1, 3)
+    assert (label.min(axis=1) > 230).any()  # white strokes of "an"

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from envs.over_and_out.game import OverAndOutGame
+from envs.over_and_out.render import render_ansi, render_rgb
 from envs.over_and_out.rules import State
 from envs.over_and_out_v0 import env, raw_env
 from tests.over_and_out.helpers import engine
@@ -221,3 +222,24 @@ def test_state_dict_holds_plain_containers() -> None:
     assert type(d["config"]["deck_counts"]) is dict
     d["config"]["deck_counts"]["0"] = 9
     assert yaml.safe_load(yaml.safe_dump(d))["config"]["deck_counts"]["0"] == 9
+
+
+def test_renderers_show_counters_turned_up_tiptops_and_result() -> None:
+    """The picture shows the round and play count and the Tip Top cards turned up (public,
+    OAO-30; only the text showed them); both name the winner once the game is over."""
+    pytest.importorskip("PIL")
+    state = _midgame(n=3, plays=10, seed=2)
+    before = state.clone()
+    state.tiptop_discards = sorted(set(before.tiptop_discards) ^ {66 if before.tiptop != 66 else 22})
+    assert (render_rgb(state) != render_rgb(before)).any()
+    state = before.clone()
+    state.plays += 1
+    assert (render_rgb(state) != render_rgb(before)).any()
+    state = OverAndOutGame(num_players=2, starting_chips=1).new_initial_state(np.random.default_rng(0))
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    winner = next(seat for seat in range(2) if state.chips[seat])
+    assert f"game over: player_{winner} wins" in render_ansi(state)
+    truncated = OverAndOutGame(num_players=2, max_plays=1).new_initial_state(np.random.default_rng(0))
+    truncated.apply(truncated.legal_actions()[0])
+    assert "play 1 of 1 - game over: truncated" in render_ansi(truncated)
