@@ -99,8 +99,8 @@ cut, running score minus tiles in hand, and in solo minus the pile too). A game 
 illegal action has only ``scores``.
 
 Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the
-pile size, the hand of the seat to act and, in the open game, the tiles the other seats show: a
-spectator's view, not an observation),
+pile size, the hand of the seat to act and, in the open game, the tiles the other seats show;
+at the end the final scores and the winners: a spectator's view, not an observation),
 ``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture) or ``"human"`` (prints the ansi text after
 every step); any other value raises ``ValueError``.
 

@@ -47,6 +47,11 @@ def _status_lines(st: State) -> list[str]:
     lines.append(f"pile {len(st.pile)}")
     if st.over:
         lines.append("game over" + (" (truncated)" if st.truncated else "") + f"; final {st.final_scores()}")
+        if not st.truncated and st.n > 1:  # a truncated game has no winner (returns all 0)
+            won = st.winners()
+            lines.append(
+                ("winner: " if len(won) == 1 else "winners: ") + ", ".join(f"player_{w}" for w in won)
+            )
     else:
         p = st.to_move
         hand = ", ".join(B.KINDS[k] for k in st.hands[p]) or "-"

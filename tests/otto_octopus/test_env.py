@@ -136,3 +136,30 @@ def test_render_open_game_shows_the_visible_tiles_and_dark_fish_labels() -> None
     x0, y0 = _origin(SQUARE_INDEX["e8"])
     label = img[y0 + 26 : y0 + 39, x0 + 20 : x0 + 38].reshape(-1, 3)
     assert (label.min(axis=1) > 230).any()  # white strokes of "an"
+
+
+def test_render_game_over_names_the_winners() -> None:
+    """At the end the text and the picture name the winner(s) beside the final scores (OTP-38:
+    the highest final score wins, ties share); a truncated game and a solo game name none."""
+    from envs.otto_octopus.render import render_ansi, render_rgb
+
+    for seed in range(6):
+        st = OttoOctopusGame(num_players=3).new_initial_state(np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        while not st.is_terminal():
+            st.apply(int(rng.choice(np.flatnonzero(st.legal_mask()))))
+        fs = st.final_scores()
+        won = [p for p in range(3) if fs[p] == max(fs)]
+        label = ("winner: " if len(won) == 1 else "winners: ") + ", ".join(f"player_{w}" for w in won)
+        assert render_ansi(st).endswith(label)
+        other = st.clone()
+        others = [w for w in range(3) if w not in won]
+        other.winners = lambda others=others: others  # type: ignore[method-assign]
+        assert (render_rgb(st) != render_rgb(other)).any()  # the picture draws the line too
+        truncated = st.clone()
+        truncated.truncated = True
+        assert "winner" not in render_ansi(truncated)
+    solo = OttoOctopusGame(num_players=1).new_initial_state(np.random.default_rng(0))
+    while not solo.is_terminal():
+        solo.apply(int(np.flatnonzero(solo.legal_mask())[0]))
+    assert "winner" not in render_ansi(solo)
