@@ -197,11 +197,12 @@ def render_rgb(st: State) -> np.ndarray:
     x = 2 * MARGIN + 8 * CELL
     d.text((x, MARGIN), "Otto the Octopus", fill=draw.INK, font=draw.font(20))
     y = MARGIN + 36
-    for line in _status_lines(st)[: st.n]:
+    status = _status_lines(st)
+    for line in status[: st.n]:
         p = int(line[9]) if line[1:9] == " player_" else 0
         d.text((x, y), line, fill=draw.SEAT_COLORS[p], font=draw.font(14))
         y += 22
-    for line in _status_lines(st)[st.n :]:
+    for line in status[st.n :]:
         for part in line.split("; "):
             d.text((x, y + 8), part, fill=draw.INK, font=draw.font(14))
             y += 22
