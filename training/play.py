@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from envs.core.game import legal_indices
 from envs.core.registry import get_game
 from training.params import parse_params
 from training.players import game_bots, make_player, params_note
@@ -41,7 +42,7 @@ class Quit(Exception):
 def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
     """Read lines until one names a legal move; returns its action index."""
     raw = env.unwrapped
-    legal = [int(a) for a in np.flatnonzero(raw.state.legal_mask())]
+    legal: list[int] = legal_indices(raw.state.legal_mask()).tolist()
     _list_moves(raw, legal, out)
     while True:
         out.write("your move> ")

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game, GameState
+from envs.core.game import Game, GameState, legal_indices
 
 BotFactory = Callable[..., "Bot"]
 
@@ -49,7 +49,7 @@ class RandomBot(Bot):
     name = "random"
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        legal = np.flatnonzero(state.legal_mask())
+        legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
         return int(legal[rng.integers(legal.size)])
@@ -77,7 +77,7 @@ class ScoringBot(Bot):
         self, state: GameState, player: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray]:
         """The legal actions and their scores (a single legal action is not scored: 0.0)."""
-        legal = np.flatnonzero(state.legal_mask())
+        legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
         if legal.size == 1:

@@ -188,7 +188,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.bots import Bot, ScoringBot, make_bot
-from envs.core.game import Game, GameState
+from envs.core.game import Game, GameState, legal_indices
 
 AUTO_DEPTH = 2  # rollout steps before the game's evaluation when ``depth="auto"``
 #: the core defaults; a game's ``mcts_defaults`` (its tuned settings) override them, and the
@@ -313,7 +313,7 @@ class MCTSBot(Bot):
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
         if state.current_player() != player:
             raise ValueError(f"mcts: player {player} is not to move (mover {state.current_player()})")
-        legal = np.flatnonzero(state.legal_mask())  # the mover's own legal moves are visible to it
+        legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
         self.last_sims = 0
@@ -362,7 +362,7 @@ class MCTSBot(Bot):
         """The edge to follow: an untried legal action if any, else the best UCB child."""
         base = mover * self.num_actions
         children = node.children
-        keys = (world.legal_mask().nonzero()[0] + base).tolist()
+        keys = (legal_indices(world.legal_mask()) + base).tolist()
         bias = None if self.prior_bot is None else self._bias(node, world, mover, keys, rng)
         if bias is not None and self.widen > 0:  # progressive widening: the prior's best first
             allowed = max(1, math.ceil(self.widen * math.sqrt(node.visits + 1)))
@@ -422,7 +422,7 @@ class MCTSBot(Bot):
             if bot is not None and (eps == 0.0 or rng.random() >= eps):
                 action = bot.act(world, mover, rng)
             else:
-                legal = world.legal_mask().nonzero()[0]
+                legal = legal_indices(world.legal_mask())
                 action = int(legal[int(rng.random() * legal.size)])
             world.apply(action)
             steps += 1
@@ -530,7 +530,7 @@ def measure_sims_per_second(
     while not state.is_terminal() and len(found) < positions:
         if rng.random() < 0.2 and int(state.legal_mask().sum()) > 1:
             found.append(state.clone())
-        legal = np.flatnonzero(state.legal_mask())
+        legal = legal_indices(state.legal_mask())
         state.apply(int(legal[rng.integers(legal.size)]))
     sims, spent = 0, 0.0
     for pos in found:

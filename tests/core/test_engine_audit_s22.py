@@ -67,3 +67,25 @@ def test_clone_is_independent_of_a_generator_handed_out_before(
     grandchild = child.clone()
     child.rng.random(5)
     assert grandchild.to_dict() == before
+
+
+def test_legal_indices_is_flatnonzero_of_the_mask() -> None:
+    """``legal_indices`` (the scan every bot and the MCTS use) equals ``np.flatnonzero`` on the
+    game's ``int8`` masks, on ``bool`` masks and on any nonzero value, for every game."""
+    from envs.core.game import legal_indices
+
+    rng = np.random.default_rng(3)
+    for name in GAMES:
+        game = GAMES[name].game_class()()
+        state = game.new_initial_state(np.random.default_rng(0))
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            mask = state.legal_mask()
+            legal = legal_indices(mask)
+            assert mask.dtype == np.int8 and np.array_equal(legal, np.flatnonzero(mask)), name
+            assert np.array_equal(legal_indices(mask.astype(bool)), legal)
+            assert state.legal_actions() == [int(a) for a in legal]
+            state.apply(int(legal[rng.integers(legal.size)]))
+    odd = np.array([0, 2, 0, -1, 1], dtype=np.int8)
+    assert legal_indices(odd).tolist() == [1, 3, 4] and legal_indices(np.zeros(0, np.int8)).size == 0
