@@ -44,6 +44,7 @@ def set_tile(st: State, sq: int, design: int, k: int) -> None:
     st.frontier = (st.frontier | NEIGHBOUR_BITS[sq]) & ~st.occ
     for s in AROUND[sq]:
         st.sigs[s] = -1
+    st.xn = None
     planes = st.board_planes  # observation planes kept up to date here (encode.observe)
     planes[sq] = 0.0
     planes[(1 + design) * 25 + sq] = 1.0
@@ -66,6 +67,7 @@ def clear_tile(st: State, sq: int) -> None:
     st.frontier &= ~st.occ
     for s in AROUND[sq]:
         st.sigs[s] = -1
+    st.xn = None
     planes = st.board_planes
     planes[sq::25] = 0.0
     planes[sq] = 1.0
@@ -81,6 +83,7 @@ def clear_board(st: State) -> None:
     st.occ = 0  # bit s set = square s holds a tile
     st.frontier = 0  # bit s set = square s is empty and next to a tile (OGO-01)
     st.sigs = [-1] * 25
+    st.xn = None
     st.board_planes = np.zeros(13 * 25, dtype=np.float32)
     st.board_planes[:25] = 1.0
     st.near = list(NEAR0)

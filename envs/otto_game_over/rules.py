@@ -19,7 +19,7 @@ from envs.core.game import TERMINAL, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import cards, flow, notation, position
 from envs.otto_game_over.geometry import D10, DARK, F12, Z0
-from envs.otto_game_over.scoring import BITS, eight_bits_from_x, outcome, signature, x_needs
+from envs.otto_game_over.scoring import BITS, XNeeds, eight_bits_from_x, outcome, signature, x_needs
 
 #: ROT_BYTES[bits]: the 4 mask bytes of the orientations in ``bits``
 ROT_BYTES: tuple[bytes, ...] = tuple(bytes(bits >> k & 1 for k in range(4)) for bits in range(16))
@@ -91,6 +91,7 @@ class State(GameState):
     board_planes: np.ndarray  # the board block of the observation
     near: list[int]  # slot kinds (geometry module docstring)
     sigs: list[int]  # cached need signature per square (scoring module), -1 = stale
+    xn: XNeeds | None  # cached scoring.x_needs of the board, None = stale (never mutated: clones share it)
     far: list[int]
     shapes: dict[tuple[int, int], int]  # (shape, vertex) -> team, -1 = unclaimed; in closing order
     supply: list[list[int]]  # per team: small, big, square markers left
@@ -174,17 +175,18 @@ class State(GameState):
         return self._mask.copy()
 
     def _compute_mask(self) -> np.ndarray:
-        # a bytearray filled by slices is far cheaper than numpy fancy indexing here
+        if self.phase == CARD or self.phase == KIDNAP:  # index arrays (a Quantum Leap has hundreds)
+            mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
+            if self.phase == CARD:
+                mask[A.NO_CARD] = 1
+                mask[cards.card_indices(self)] = 1
+            else:
+                mask[cards.kidnap_indices(self)] = 1
+            return mask
+        # placements: a bytearray filled by slices is far cheaper than numpy fancy indexing
         buf = bytearray(A.N_ACTIONS)
         if self.phase == PLACE:
             self._fill_placements(buf)
-        elif self.phase == CARD:
-            buf[A.NO_CARD] = 1
-            for a in cards.card_indices(self).tolist():
-                buf[a] = 1
-        elif self.phase == KIDNAP:
-            for a in cards.kidnap_indices(self).tolist():
-                buf[a] = 1
         elif self.phase == INFINITY:
             buf[A.KEEP_INFINITY] = 1
             hand = self.hands[self.actor]
@@ -206,7 +208,11 @@ class State(GameState):
         cands += [s + 18 for s in BIT_SQUARES[f >> 18]]
         square_lobes = self.config.eight_lobes != "round"
         table = BITS[square_lobes]
-        xn = x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else None
+        xn = self.xn
+        if xn is None:
+            xn = self.xn = (
+                x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else {}
+            )
         ok_d, ok_t = self.placeable()
         tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (100, self.tables[self.to_move], ok_t)) if ok]
         bases: list[int] = []
@@ -248,7 +254,11 @@ class State(GameState):
         cands = BIT_SQUARES[self.frontier & 0x1FF] + [s + 9 for s in BIT_SQUARES[self.frontier >> 9 & 0x1FF]]
         cands += [s + 18 for s in BIT_SQUARES[self.frontier >> 18]]
         square_lobes = self.config.eight_lobes != "round"
-        xn = x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else {}
+        xn = self.xn
+        if xn is None:
+            xn = self.xn = (
+                x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else {}
+            )
         ok_d, ok_t = self.placeable()
         tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (1, self.tables[self.to_move], ok_t)) if ok]
         out = []

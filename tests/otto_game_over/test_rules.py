@@ -277,3 +277,32 @@ def test_seeded_randomness() -> None:
 def test_points_helper_sanity() -> None:
     """OGO-19: P-EIGHT has one small marker per player."""
     assert points(make(p_eight())) == [1, 1] and P_EIGHT
+
+
+def test_cached_board_needs_match_a_fresh_computation() -> None:
+    """OGO-01/11/12: the mask reads cached need signatures and X-tile needs (``sigs``, ``xn``),
+    refreshed by every board edit (placement, Quantum Leap, a new match's board); at every
+    decision of random whole games the legal moves and the placement outcomes equal those of
+    a copy whose caches are all thrown away. Random play leaves an X tile one square short of
+    its 8 now and then; the games run until that has happened a few times."""
+    from envs.otto_game_over import actions as A
+
+    game = OttoGameOverGame(num_players=2)
+    rng = np.random.default_rng(7)
+    seen_leap = seen_x = games = 0
+    while seen_x < 3:
+        assert games < 40, (seen_x, seen_leap)
+        st = game.new_initial_state(np.random.default_rng(games))
+        games += 1
+        while not st.is_terminal():
+            fresh = st.clone()
+            fresh.sigs, fresh.xn, fresh._mask = [-1] * 25, None, None
+            assert np.array_equal(st.legal_mask(), fresh.legal_mask())
+            if st.phase == 2:  # PLACE
+                assert st.placement_options() == fresh.placement_options()
+                seen_x += bool(st.xn)
+            legal = np.flatnonzero(st.legal_mask())
+            a = int(legal[rng.integers(legal.size)])
+            seen_leap += any(0 <= a - base - A.E_QUANTUM < 2500 for base in (A.CARD_BASE, A.JOKER_BASE))
+            st.apply(a)
+    assert seen_leap > 0
