@@ -155,6 +155,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         self._state: GameState | None = None
         self.seat = 0
         self.players: dict[int, tuple[str, Player]] = {}
+        self._team: frozenset[int] = frozenset({0})  # the learner's side, set per episode
+        self._names: dict[int, str] = {}  # info["opponents"] of the episode
         self._paid = 0.0
         self._done = True
 
@@ -229,7 +231,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return seat
 
     def _seat_players(self) -> None:
-        team = team_seats(self.game, self.seat)
+        team = self._team = team_seats(self.game, self.seat)
         self.players = {}
         for s in range(self.game.num_players):
             if s == self.seat:
@@ -280,7 +282,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         """The game is over, or the learner's side is out: in 2v2 an eliminated learner's
         partner plays on (inside ``step``) and the team's later rewards are still the learner's."""
         state = self.state
-        return state.is_terminal() or team_seats(self.game, self.seat) <= state.eliminated()
+        return state.is_terminal() or self._team <= state.eliminated()
 
     def _play_others(self) -> None:
         """Let the other seats move until the learner must decide or is out."""
@@ -303,7 +305,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         state = self.state
         if self._learner_out():
             returns = np.asarray(state.returns(), dtype=np.float64)
-            team = team_seats(self.game, self.seat)
+            team = self._team
             if state.is_terminal():
                 info["placement"] = placement(returns, self.seat, team)
                 info["outcome"] = outcome(returns, self.seat, team)
