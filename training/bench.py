@@ -121,7 +121,12 @@ def format_rows(rows: list[Row]) -> str:
 
 
 def learner_bench(
-    env: str, params: list[str], timesteps: int, json_path: str | None = None, policy: str | None = None
+    env: str,
+    params: list[str],
+    timesteps: int,
+    json_path: str | None = None,
+    policy: str | None = None,
+    settings: list[str] | None = None,
 ) -> int:
     """``eightfold bench --learner ENV``: see :mod:`training.throughput`."""
     import json
@@ -129,7 +134,9 @@ def learner_bench(
     from training.params import parse_params
     from training.throughput import format_result, run_learner_bench
 
-    result = run_learner_bench(env, parse_params(params), timesteps, policy=policy)
+    result = run_learner_bench(
+        env, parse_params(params), timesteps, policy=policy, settings=parse_params(settings or [])
+    )
     print(format_result(result))
     if json_path:
         with open(json_path, "w") as f:

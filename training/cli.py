@@ -139,6 +139,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "--param": args.param != [],
         "--timesteps": args.timesteps != LEARNER_TIMESTEPS,
         "--policy": args.policy,
+        "--set": args.set != [],
     }
     play_only = {
         "--seed": args.seed != 0,
@@ -155,7 +156,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if getattr(args, "learner", None):
         from training.bench import learner_bench
 
-        return learner_bench(args.learner, args.param, args.timesteps, args.json, policy=args.policy)
+        return learner_bench(
+            args.learner, args.param, args.timesteps, args.json, policy=args.policy, settings=args.set
+        )
     from training.bench import format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
@@ -240,6 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--policy",
         default=None,
         help="with --learner: the policy, masked or sb3 (default: the config's, i.e. masked)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="with --learner: any option of the game's config for both rows (e.g. net_arch=[128,128])",
     )
     p.set_defaults(func=cmd_bench)
 

@@ -224,10 +224,16 @@ def _learn_rate(
 
 
 def run_learner_bench(
-    env: str, params: dict[str, Any], timesteps: int = 20_000, repeats: int = 2, policy: str | None = None
+    env: str,
+    params: dict[str, Any],
+    timesteps: int = 20_000,
+    repeats: int = 2,
+    policy: str | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Steps/s of ``learn()`` on ``env`` and on connect_four_v3 (best of ``repeats`` each);
-    ``policy`` (``"masked"`` or ``"sb3"``) replaces the config's."""
+    ``policy`` (``"masked"`` or ``"sb3"``) replaces the config's, and ``settings`` (``--set``)
+    any of its training options (``net_arch``, ``n_envs``, ...) for both rows."""
     import torch
 
     from envs.core.registry import get_game
@@ -242,6 +248,8 @@ def run_learner_bench(
         cfg = merge(cfg, read_yaml(path), str(path))
     if policy is not None:
         cfg = merge(cfg, {"policy": policy}, "--policy")
+    if settings:
+        cfg = merge(cfg, settings, "--set")
     cfg.validate()
     params = {**cfg.params, **params}
     game = entry.game_class()(**params)
@@ -290,6 +298,7 @@ def run_learner_bench(
         "n_envs": cfg.n_envs,
         "network": "CNN" if planes else "MLP",
         "policy": cfg.policy,
+        "net_arch": list(cfg.net_arch),
         "game_steps_per_s": round(best["game"], 1),
         "connect_four_steps_per_s": round(best["ref"], 1),
         "ratio": round(best["game"] / best["ref"], 3),
@@ -305,7 +314,8 @@ def run_learner_bench(
 
 def format_result(r: dict[str, Any]) -> str:
     return (
-        f"learner throughput (MaskablePPO.learn, {r['policy']} policy, {r['n_envs']} envs, {r['network']}, "
+        f"learner throughput (MaskablePPO.learn, {r['policy']} policy, {r['n_envs']} envs, "
+        f"{r['network']} {'x'.join(map(str, r['net_arch'])) or '(no hidden layers)'}, "
         f"{r['timesteps']:,} steps, "
         f"best of {len(r['all']['game'])}):\n"
         f"  {r['env']} {r['params']}: {r['game_steps_per_s']:,.0f} steps/s "
@@ -325,10 +335,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timesteps", type=int_at_least(1), default=20_000)
     p.add_argument("--repeats", type=int_at_least(1), default=2)
     p.add_argument("--policy", default=None, help="masked or sb3 (default: the config's)")
+    p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
     args = p.parse_args(argv)
     try:
         result = run_learner_bench(
-            args.env, parse_params(args.param), args.timesteps, args.repeats, args.policy
+            args.env,
+            parse_params(args.param),
+            args.timesteps,
+            args.repeats,
+            args.policy,
+            parse_params(args.set),
         )
     except ValueError as exc:
         print(f"training.throughput: error: {exc}", file=sys.stderr)

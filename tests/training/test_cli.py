@@ -272,6 +272,7 @@ def test_play_rejects_a_bad_seat() -> None:
         (("play", "--random", "--seat", "1"), "--seat is your seat with --vs"),
         (("bench", "--param", "num_players=2"), "--param has no effect with random play"),
         (("bench", "--learner", "octi", "--mcts"), "--mcts has no effect with --learner"),
+        (("bench", "--set", "net_arch=[8]"), "--set has no effect with random play"),
         (
             ("eval", "--players", "mcts:foo=1", "random"),
             "unknown parameter(s) ['foo'] for bot 'mcts'; allowed: ['sims',",

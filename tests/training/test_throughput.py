@@ -110,6 +110,30 @@ def test_learner_bench_with_sb3_contribs_policy() -> None:
     assert r["policy"] == "sb3" and "sb3 policy" in format_result(r)
 
 
+def test_learner_bench_set_changes_the_network_of_both_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--set net_arch=[16,16]``: every ``learn()`` of the measurement (the game, connect_four_v3
+    and the null env) builds that network, and the result says so."""
+    import training.throughput as tp
+
+    seen: list[list[int]] = []
+    learn_rate = tp._learn_rate
+
+    def spy(cfg: Any, make: Any, timesteps: int, obs_shape: tuple[int, ...]) -> tuple[float, float]:
+        seen.append(list(cfg.net_arch))
+        return learn_rate(cfg, make, timesteps, obs_shape)
+
+    monkeypatch.setattr(tp, "_learn_rate", spy)
+    r = run_learner_bench(
+        "over_and_out", {"num_players": 2}, timesteps=128, repeats=1, settings={"net_arch": [16, 16]}
+    )
+    assert seen == [[16, 16]] * 3 and r["net_arch"] == [16, 16]
+    assert "MLP 16x16" in format_result(r)
+    with pytest.raises(ValueError, match=r"--set: unknown training option\(s\) \['net_size'\]"):
+        run_learner_bench(
+            "over_and_out", {"num_players": 2}, timesteps=128, repeats=1, settings={"net_size": 1}
+        )
+
+
 def test_learner_bench_rejects_an_unknown_policy() -> None:
     with pytest.raises(ValueError, match="policy must be one of"):
         run_learner_bench("over_and_out", {"num_players": 2}, timesteps=128, repeats=1, policy="fast")
