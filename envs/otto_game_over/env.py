@@ -216,17 +216,26 @@ per core; then 120 / 40 at ``--seed 107``, a replication whose size was fixed be
 interval's lower end at 0.707 (the first 890 games were added in batches over days; the last 160
 were a fixed-size replication). Twice the budget
 (``mcts:sims=400``) won 36 of 60 whole games (0.600 [0.474, 0.714]), no more. The prior costs about 1.6 times the core defaults per simulation (2,166
-simulations/s in the default config on one core, ``eightfold bench --mcts``; four times
-before ``heuristic`` was made faster).
+simulations/s in the default config on one core, ``eightfold bench --mcts``, four times
+before ``heuristic`` was made faster; 2,526 on a quiet machine on 2026-12-05, after the
+mask scans below).
 
 Speed (random play, 2 players, ``eightfold bench --games otto_game_over --seconds 3`` and
 alternating 0.7 s runs against PettingZoo ``connect_four_v3`` in the same process, on a
 loaded shared 2-core machine, so only same-run ratios mean anything): ``env()`` 0.95-1.3x
-``connect_four_v3``, engine alone (mask + apply) 1.8-2.5x. Per step, quiet moments: observe
-~15 us, placement mask ~20-30 us, apply ~15-20 us. The must-score / must-8 mask reads one
-precomputed table entry per (candidate square, tile) from cached slot signatures
-(``scoring.BITS``, no re-trace) and fills a bytearray by 4-byte slices; the board planes of
-the observation are kept up to date by ``flow.set_tile``.
+``connect_four_v3``, engine alone (mask + apply) 1.8-2.5x. On 2026-12-05, on a quiet machine
+(``eightfold bench --seconds 3``): ``env()`` **1.44x**, engine 2.83x (2 players, whole games;
+2v2, solo and blind 1.28-1.34x / 2.55-2.57x), after two changes: every scan of a legal mask
+(the bots, MCTS, the benchmark's random player) goes through ``envs.core.game.legal_indices``
+(numpy's ``nonzero`` on this ``int8`` mask of 5,228 entries loops element by element, 15 us,
+against under 3 us on ``mask != 0``), and the X-tile needs of the board (``scoring.x_needs``)
+are cached like the need signatures. Per step, quiet moments: observe ~12 us, placement mask
+~13-18 us, card mask ~7 us (set from index arrays: a Quantum Leap has hundreds of targets),
+apply ~8-10 us. The must-score / must-8 mask reads one precomputed table entry per
+(candidate square, tile) from cached slot signatures (``scoring.BITS``, no re-trace; both
+caches are refreshed by every board edit and tested against a fresh computation) and fills a
+bytearray by 4-byte slices; the board planes of the observation are kept up to date by
+``flow.set_tile``.
 
 Version history
 ---------------
