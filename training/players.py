@@ -9,6 +9,8 @@ interface), plus the opponent pool the single-agent view samples from.
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +49,13 @@ class ProbabilityPlayer:
         return f"{type(self).__name__}({self.name!r})"
 
 
+#: Policies loaded in this process, by file identity (real path, modification time, size): the
+#: n_envs in-process envs of a ``dummy`` run each add every self-play snapshot to their pool,
+#: and load it once between them (0.4 s and ~32 MB per copy of OTTO Game Over's [512, 512]
+#: network). Weak: a policy no pool holds any more is freed; a rewritten file loads anew.
+_LOADED: weakref.WeakValueDictionary[tuple[str, int, int], Any] = weakref.WeakValueDictionary()
+
+
 class PolicyPlayer(ProbabilityPlayer):
     """A frozen (Maskable) actor-critic policy playing from the engine state.
 
@@ -74,12 +83,22 @@ class PolicyPlayer(ProbabilityPlayer):
         """Load a saved model. sb3's ``load`` re-seeds the process-wide ``random``, numpy and
         torch generators with the model's seed; their states are put back afterwards, so a
         snapshot loaded into the learner's own process (``vec_env: dummy``) leaves the run's
-        random stream where it was (as in ``subproc``, where the load happens elsewhere)."""
+        random stream where it was (as in ``subproc``, where the load happens elsewhere).
+        A file already loaded in this process (unchanged since) shares that policy: the players
+        only read it."""
         import random
 
         import torch
         from sb3_contrib import MaskablePPO
 
+        try:
+            info = os.stat(path)
+            key = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
+        except OSError:
+            key = None  # the load below names the problem
+        policy = None if key is None else _LOADED.get(key)
+        if policy is not None:
+            return cls(policy, game, deterministic=deterministic, name=path)
         kept = (random.getstate(), np.random.get_state(), torch.get_rng_state())
         try:
             model = MaskablePPO.load(path, device="cpu")
@@ -89,7 +108,10 @@ class PolicyPlayer(ProbabilityPlayer):
             random.setstate(kept[0])
             np.random.set_state(kept[1])
             torch.set_rng_state(kept[2])
-        return cls(model.policy, game, deterministic=deterministic, name=path)
+        player = cls(model.policy, game, deterministic=deterministic, name=path)
+        if key is not None:
+            _LOADED[key] = model.policy
+        return player
 
     def probabilities(self, state: GameState, seat: int) -> np.ndarray:
         """Masked action probabilities of the policy for ``seat``."""

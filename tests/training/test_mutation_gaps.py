@@ -367,3 +367,42 @@ def test_a_frozen_policy_sees_its_own_seats_observation() -> None:
     np.testing.assert_allclose(player.probabilities(state, 2), want, rtol=1e-5, atol=1e-7)
     rng = np.random.default_rng(0)
     assert {player.act(state, 2, rng) for _ in range(5)} == {int(np.argmax(want))}
+
+
+def test_a_saved_policy_is_loaded_once_per_process_until_its_file_changes(tmp_path: Any) -> None:
+    """The in-process envs of a ``dummy`` run each add every snapshot to their pool: they
+    share one loaded policy (one load, one copy in memory) while the file is unchanged; a file
+    rewritten at the same path loads anew, and a policy no player holds is freed."""
+    import gc
+    import os
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training import players
+    from training.players import PolicyPlayer
+
+    game = ToyGame(num_players=2, target=6)
+    env = SingleAgentEnv(game, _pool(RandomBot(game)))
+    model = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: env]), policy_kwargs={"net_arch": [8]}, seed=0)
+    path = str(tmp_path / "snap.zip")
+    model.save(path)
+    a = PolicyPlayer.load(path, game)
+    b = PolicyPlayer.load(path, game, deterministic=True)
+    assert a.policy is b.policy and a is not b and b.deterministic and not a.deterministic
+    state = game.new_initial_state(np.random.default_rng(0))
+    np.testing.assert_allclose(a.probabilities(state, 0), b.probabilities(state, 0))
+    with torch.no_grad():  # a different network saved at the same path: loaded anew
+        for p in model.policy.parameters():
+            p.add_(0.5)
+    model.save(path)
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # even within the clock's tick
+    c = PolicyPlayer.load(path, game)
+    assert c.policy is not a.policy
+    assert not np.allclose(c.probabilities(state, 0), a.probabilities(state, 0))
+    key = next(k for k, v in players._LOADED.items() if v is a.policy)
+    del a, b
+    gc.collect()
+    assert key not in players._LOADED
