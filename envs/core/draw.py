@@ -32,6 +32,38 @@ SEAT_COLORS: tuple[Color, ...] = (
 )
 
 
+def _luminance(c: Color) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+
+    def channel(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Color, b: Color) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _readable(c: Color, against: Color = BACKGROUND, least: float = 4.5) -> Color:
+    """``c`` darkened in steps of 5% until its contrast with ``against`` reaches ``least``."""
+    scale = 1.0
+    out = c
+    while contrast(out, against) < least and scale > 0:
+        scale -= 0.05
+        out = (round(c[0] * scale), round(c[1] * scale), round(c[2] * scale))
+    return out
+
+
+#: the seat colours for text on the background: the same hues, darkened where they read
+#: poorly (contrast below 4.5:1, WCAG's floor for body text; seat 3's orange was 1.95:1)
+TEXT_COLORS: tuple[Color, ...] = tuple(_readable(c) for c in SEAT_COLORS)
+
+
 @lru_cache(maxsize=16)
 def font(size: int = 14) -> Any:
     """Pillow's bundled scalable font at ``size`` px (no system fonts needed)."""

@@ -200,7 +200,7 @@ def render_rgb(st: State) -> np.ndarray:
     status = _status_lines(st)
     for line in status[: st.n]:
         p = int(line[9]) if line[1:9] == " player_" else 0
-        d.text((x, y), line, fill=draw.SEAT_COLORS[p], font=draw.font(14))
+        d.text((x, y), line, fill=draw.TEXT_COLORS[p], font=draw.font(14))
         y += 22
     for line in status[st.n :]:
         for part in line.split("; "):

@@ -163,3 +163,20 @@ def test_render_game_over_names_the_winners() -> None:
     while not solo.is_terminal():
         solo.apply(int(np.flatnonzero(solo.legal_mask())[0]))
     assert "winner" not in render_ansi(solo)
+
+
+def test_render_seat_lines_are_written_in_readable_seat_colours() -> None:
+    """The picture writes each seat's status line in that seat's colour, darkened where the
+    plain seat colour reads poorly on the background (seat 3's orange was 1.95:1): every
+    text colour reaches WCAG's 4.5:1 for body text, and 4 players' lines use them."""
+    from envs.core import draw
+    from envs.otto_octopus.render import render_rgb
+
+    assert all(draw.contrast(c, draw.BACKGROUND) >= 4.5 for c in draw.TEXT_COLORS)
+    assert (
+        draw.TEXT_COLORS[3] != draw.SEAT_COLORS[3] and draw.contrast(draw.SEAT_COLORS[3], draw.BACKGROUND) < 3
+    )
+    img = render_rgb(OttoOctopusGame(num_players=4).new_initial_state(np.random.default_rng(0)))
+    colours = {tuple(int(v) for v in px) for px in img.reshape(-1, 3)}
+    assert all(c in colours for c in draw.TEXT_COLORS[:4])
+    assert draw.SEAT_COLORS[3] not in colours
