@@ -94,7 +94,10 @@ pod id) and keep stacks exact; Octi has no hidden information.
 | ``repetition_draw`` | bool | False | OCT-52: a position occurring a third time is a draw |
 
 ``env()`` / ``raw_env()`` also take ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``,
-``"human"``; anything else raises ``ValueError``).
+``"human"``; anything else raises ``ValueError``). A finished game's text and picture say how
+it ended, read off the final position: the winner reached an enemy base (OCT-42), holds all
+three enemy bases (OCT-43), or the loser cannot move (OCT-44); a draw by the turn limit
+(OCT-45) or threefold repetition (OCT-52).
 
 **Notation** (spec §8, ``env.unwrapped.action_to_string`` / ``string_to_action``): squares
 ``a1``..``f7`` / ``i9`` and directions are absolute for both players; a pod is named by

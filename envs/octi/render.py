@@ -55,15 +55,29 @@ def _turn_lines(st: State) -> list[str]:
     ]
 
 
+def _end(st: State) -> tuple[str, str]:
+    """(result, how) of a finished game: ``("Black wins", "reached an enemy base")``; the way
+    is read off the final position (OCT-42/43/44/45, OCT-52)."""
+    r = st.result
+    if st.truncated:
+        return "draw (truncated)", f"turn limit {st.config.turn_limit}"
+    if r[0] == r[1]:
+        return "draw (repetition)", "threefold repetition"
+    w = 0 if r[0] > 0 else 1
+    own = [st.pos[w * st.P + p] for p in range(st.P)]
+    if st.classic:
+        how = "holds all 3 enemy bases" if all(b in own for b in st.geo.bases[1 - w]) else ""
+    else:
+        how = "reached an enemy base" if any(sq in st.geo.enemy_base_set[w] for sq in own) else ""
+    return f"{COLOUR_NAMES[w]} wins", how or f"{COLOUR_NAMES[1 - w]} cannot move"
+
+
 def _status(st: State) -> list[str]:
     if st.phase == OVER:
-        r = st.result
-        end = (
-            "draw (truncated)"
-            if st.truncated
-            else ("draw (repetition)" if r[0] == r[1] else f"{COLOUR_NAMES[0 if r[0] > 0 else 1]} wins")
+        result, how = _end(st)
+        head = f"game over after {st.turn} turns: {result}" + (
+            "" if result.startswith("draw") else f" ({how})"
         )
-        head = f"game over after {st.turn} turns: {end}"
     else:
         head = (
             f"turn {st.turn + 1} of {st.config.turn_limit}: player_{st.to_move} "
@@ -202,7 +216,7 @@ def render_rgb(st: State) -> np.ndarray:
 
 def _panel_lines(st: State) -> list[str]:
     if st.phase == OVER:
-        lines = ["game over", _status(st)[0].split(": ", 1)[1], f"after {st.turn} turns", ""]
+        lines = ["game over", *_end(st), f"after {st.turn} turns", ""]
     else:
         lines = [
             f"turn {st.turn + 1} of {st.config.turn_limit}",

@@ -151,3 +151,43 @@ def test_render_shows_capture_marks_focus_and_rules() -> None:
     while not rep.is_terminal():
         rep.play(moves.pop(0))
     assert not rep.is_truncated() and "draw (repetition)" in render_ansi(rep)
+
+
+def test_a_finished_game_says_how_it_ended() -> None:
+    """The text and the picture name the way a game ended, read off the final position and
+    checked here against the rules: a pod on an enemy base (OCT-42), all three enemy bases held
+    (OCT-43, x_classic), the loser without a legal action (OCT-44), the turn limit (OCT-45) or a
+    threefold repetition (OCT-52). Random games of each variant reach every one of them."""
+    from envs.octi.game import OctiGame
+    from envs.octi.render import _end, _panel_lines, render_ansi
+    from envs.octi.turn import main_actions
+
+    seen = set()
+    for variant in ("basic", "x_fast", "x_classic"):
+        for seed in range(40):
+            game = OctiGame(variant=variant, repetition_draw=bool(seed % 2))
+            st = game.new_initial_state(np.random.default_rng(seed))
+            rng = np.random.default_rng(seed)
+            while not st.is_terminal():
+                st.apply(int(rng.choice(np.flatnonzero(st.legal_mask()))))
+            result, how = _end(st)
+            r = st.returns()
+            w = 0 if r[0] > 0 else 1
+            own = {st.pos[w * st.P + p] for p in range(st.P)}
+            if st.truncated:
+                assert (result, how) == ("draw (truncated)", f"turn limit {st.config.turn_limit}")
+                assert st.turn == st.config.turn_limit
+            elif r[0] == r[1]:
+                assert (result, how) == ("draw (repetition)", "threefold repetition")
+            elif how == "reached an enemy base":
+                assert variant != "x_classic" and own & st.geo.enemy_base_set[w]
+            elif how == "holds all 3 enemy bases":
+                assert variant == "x_classic" and set(st.geo.bases[1 - w]) <= own
+            else:
+                assert how == f"{('Black', 'Red')[1 - w]} cannot move" and not main_actions(st, 1 - w)
+            if not result.startswith("draw"):
+                assert result == f"{('Black', 'Red')[w]} wins" and f"{result} ({how})" in render_ansi(st)
+            assert _panel_lines(st)[1:3] == [result, how]
+            seen.add(how if "cannot" not in how else "cannot move")
+    assert {"reached an enemy base", "holds all 3 enemy bases", "cannot move", "threefold repetition"} <= seen
+    assert any(h.startswith("turn limit") for h in seen)
