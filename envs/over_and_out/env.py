@@ -88,8 +88,9 @@ included, stays as it was before that action).
 
 * Direction is encoded 0/1 (counter-clockwise flag) instead of +1/-1 so every observation entry
   lies in [0, 1].
-* A player eliminated by the game's last round keeps its last card(s) in the engine state (so
-  every card is always somewhere, OAO-44) but they are hidden: snapshot ``[]``, never observed.
+* A player eliminated by the game's last round keeps its last card in the engine state (one
+  chip, one card; none when the losing play was that card itself, a topsy-turvy or a -10), so
+  every card is always somewhere (OAO-44), but it is hidden: snapshot ``[]``, never observed.
 * When the step that eliminates a player also truncates the game (OAO-S12), the eliminated
   agent is terminated and only the players still in are truncated.
 * OAO-S04's "p0 draws 1" is read as "p0 draws one card" (the card itself is random there).
