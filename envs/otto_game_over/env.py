@@ -77,7 +77,8 @@ saved          4       teams already saved by an Infinity (relative, INFINITY ph
 misc           4       Time Travel pending, matches / max_matches, an 8 closed (solo),
                        unclaimed shapes / 8
 match_scores   4       last finished match's score per relative team / 32 (clipped at 1:
-                       a solo victory can score up to 42)
+                       a solo victory scores 32 + 2 per empty square - 1 per unmarked
+                       shape, OGO-62, e.g. 42 in S15)
 =============  ======  ==================================================================
 
 Hidden and never observed: the tower order, the deck order, other players' cards (except the

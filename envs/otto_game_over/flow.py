@@ -340,6 +340,7 @@ def match_scores(st: State, reason: str) -> list[int]:
 
 def finish_match(st: State, reason: str) -> None:
     """The match is over: totals, then the next match, a tie-break, or the game end."""
+    st.tt_pending = False  # OGO-34: the match ended, a Time Travel extra turn is void
     if st.config.solo:
         end_solo(st, victory=False)
         return

@@ -306,3 +306,18 @@ def test_cached_board_needs_match_a_fresh_computation() -> None:
             seen_leap += any(0 <= a - base - A.E_QUANTUM < 2500 for base in (A.CARD_BASE, A.JOKER_BASE))
             st.apply(a)
     assert seen_leap > 0
+
+
+def test_time_travel_is_void_once_the_match_ends() -> None:
+    """OGO-34: "If the match ended, the extra turn is void": a Time Travel played on the turn
+    that closes an 8 leaves no extra turn pending, in the state, the position, the final
+    observation (misc[0]) or the picture's notes."""
+    from tests.otto_game_over.helpers import p_eight
+
+    st = make(p_eight(hands=[["time-travel"], []], tower=["B7", "C8", "E12"]), episode="match")
+    play(st, "card time-travel")
+    assert st.tt_pending and encode.observe(st, 0)[encode.OFFSET["misc"]] == 1.0
+    play(st, "table a1 r0")  # the 8: 8-nil ends the match and the episode
+    assert st.is_terminal() and not st.tt_pending
+    assert encode.observe(st, 0)[encode.OFFSET["misc"]] == 0.0
+    assert st.snapshot()["time_travel"] is False
