@@ -113,7 +113,7 @@ name               default  meaning
                             effects off; final score counts the pile, OTP-39/40)
 ``open_game``      False    all hand tiles but the newest are public (OTP-41)
 ``simplified``     False    fish only score: no effects, no moray / anglerfish limits (OTP-42)
-``max_steps``      1000     truncation after this many decisions (a game needs <= 364)
+``max_steps``      1000     truncation after this many decisions (a game needs <= 370)
 =================  =======  ==============================================================
 
 Notation (spec §8)
@@ -170,7 +170,10 @@ Decisions where the spec was open
   observation (a seahorse owner's knowledge of the returned kind, a pufferfish pair's
   knowledge of the swapped kinds).
 * Mulligan (OTP-36) "playable" = at least one legal placement, tested on the empty ocean.
-* ``max_game_length = min(max_steps, 60 * (n + 2) + n)`` (spec §5 bound).
+* ``max_game_length = min(max_steps, 60 * (n + 2) + n + 2 * (n - 1))``: spec §5's bound
+  (364 with 4 players) counts at most n - 1 passes between placements, but a skipped turn is
+  no pass (OTP-23/37), so a player may pass again while a jellyfish's skip delays the end:
+  each of the two jellyfish adds at most n - 1 passes (370 with 4 players).
 * PettingZoo's ``api_test`` probe ``reset(options={"options": ...})`` is accepted as a no-op.
 
 Bots (``envs.otto_octopus.bots``)

@@ -71,8 +71,10 @@ class OttoOctopusGame(Game[Config, State]):
     @property
     def max_game_length(self) -> int:
         n = self.config.num_players
-        # spec §5: <= 60 placements, each with <= 1 sub-decision and 1 stop, <= n - 1 passes between
-        return min(self.config.max_steps, 60 * (n + 2) + n)
+        # spec §5: <= 60 placements, each with <= 1 sub-decision and 1 stop, <= n - 1 passes
+        # between; plus what §5's count leaves out: a skipped turn is no pass (OTP-23/37), so
+        # each of the <= 2 jellyfish skips lets the others pass once more (<= n - 1 each)
+        return min(self.config.max_steps, 60 * (n + 2) + n + 2 * (n - 1))
 
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
         if options is None:

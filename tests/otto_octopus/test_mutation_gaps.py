@@ -116,10 +116,28 @@ def test_s7_tip_plane_cleared_when_an_end_finishes_the_arm() -> None:
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_s5_declared_max_game_length_covers_the_spec_bound(n: int) -> None:
     """§5: a game has at most 60*(n+2)+n decisions (each placement: <= 1 sub-decision and 1
-    stop, <= n-1 passes between placements), and max_steps cuts it. The declared upper bound
-    on agent steps may not be below that."""
-    assert OttoOctopusGame(num_players=n).max_game_length >= min(1000, 60 * (n + 2) + n)
+    stop, <= n-1 passes between placements), plus up to n-1 more passes for each of the two
+    jellyfish skips (a skipped turn is no pass, OTP-23/37; next test), and max_steps cuts it.
+    The declared upper bound on agent steps may not be below that."""
+    bound = 60 * (n + 2) + n + 2 * (n - 1)
+    assert OttoOctopusGame(num_players=n).max_game_length >= min(1000, bound)
     assert OttoOctopusGame(num_players=n, max_steps=25).max_game_length >= 25
+
+
+def test_jellyfish_skips_let_a_player_pass_again_before_the_game_ends() -> None:
+    """OTP-23/37: a skipped turn is neither a turn played nor a pass, so with two skips pending
+    for player_1, player_0 passes three times in a row and the game goes on until player_1
+    has passed too: 4 passes with no placement between, more than §5's n - 1 + n."""
+    from tests.otto_octopus.helpers import P1
+
+    game = OttoOctopusGame(num_players=2)
+    pos = {"placements": P1, "hands": [["bubbles"] * 3] * 2, "skips": [0, 2], "to_move": 0}
+    st = game.new_initial_state(np.random.default_rng(0), {"position": pos})
+    movers = []
+    while not st.is_terminal():
+        movers.append(st.current_player())
+        st.apply(st.string_to_action("pass"))
+    assert movers == [0, 0, 0, 1]
 
 
 # ------------------------------------------------------------------ OTP-36 mulligan order
