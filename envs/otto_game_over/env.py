@@ -143,7 +143,9 @@ documented in :mod:`envs.otto_game_over.position`. Example (spec §9 S3: legal a
 
 ``shapes`` lists the closed shapes with their owners (``{"small@vf1": 0}``: the small circle
 at vertex f1, claimed by team 0; ``null`` = unclaimed), and a shape that is not closed on the given board raises
-``ValueError``. ``env.unwrapped.snapshot()`` returns the full position in the same schema
+``ValueError``. Names (tiles, cards, shapes and vertices, marker kinds, phases) are read in
+any case, as the notation is; a tie-break match position holds no cards (OGO-33: they are
+void; ``voided_cards`` counts them). ``env.unwrapped.snapshot()`` returns the full position in the same schema
 (plus ``result`` once the game is over); fed back it reproduces any position of a game not
 yet over (a finished game cannot be set up: ``ValueError``). Any other option key raises ``ValueError`` (PettingZoo's
 ``api_test`` probe key ``"options"`` is ignored).

@@ -32,6 +32,9 @@ A position is a JSON dict; every key is optional (defaults in brackets)::
     infinity      {"creator": seat, "visited": n, "saved": [team flags]} (phase infinity)
     solo_eights   8s closed so far in a solo match                                     [0]
 
+Names (tiles, cards, shapes and vertices, marker kinds, phases) are read in any case, as the
+notation is; ``snapshot()`` writes them as above. The hands are empty in a tie-break match
+(OGO-33 voids the cards held when it begins: count them in ``voided_cards``).
 Team = seat in free-for-all, seat % 2 in 2v2. ``snapshot()`` writes every key (with
 ``tower_rest: false``), so a snapshot fed back reproduces the position exactly.
 """
@@ -138,9 +141,18 @@ def _tile(v: Any, name: str, allow_none: bool = True) -> int:
 
 
 def _card(v: Any, name: str) -> int:
-    if not isinstance(v, str) or v not in A.CARD_OF_NAME:
+    if not isinstance(v, str) or v.lower() not in A.CARD_OF_NAME:
         raise ValueError(f"position[{name!r}]: card must be one of {list(A.CARD_NAMES)}, got {v!r}")
-    return A.CARD_OF_NAME[v]
+    return A.CARD_OF_NAME[v.lower()]
+
+
+def _lower_keys(d: dict[str, Any], name: str) -> dict[str, Any]:
+    """``d`` with its keys in lower case (names are read in any case, as the notation is);
+    two keys that differ only in case are an error."""
+    out = {k.lower(): v for k, v in d.items()}
+    if len(out) != len(d):
+        raise ValueError(f"position[{name!r}] names a key twice (in different cases): {sorted(d)}")
+    return out
 
 
 def _seat_list(v: Any, name: str, n: int, fn: Any) -> list[Any]:
@@ -170,7 +182,7 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
         for i, h in enumerate(_list(pos.get("hands", [[]] * n), "hands", n))
     ]
     st.deck = [_card(c, "deck") for c in _list(pos.get("deck", []), "deck")][::-1]
-    removed = _dict(pos.get("removed_cards", {}), "removed_cards")
+    removed = _lower_keys(_dict(pos.get("removed_cards", {}), "removed_cards"), "removed_cards")
     st.removed = [_int(removed.get(name, 0), "removed_cards", 0, 33) for name in A.CARD_NAMES]
     if set(removed) - set(A.CARD_NAMES):
         raise ValueError(f"position['removed_cards'] keys must be card names, got {sorted(removed)}")
@@ -223,7 +235,7 @@ def _fill_tower(st: State) -> None:
 
 def _load_shapes(st: State, shapes: Any) -> None:
     st.shapes = {}
-    for key, owner in _dict(shapes, "shapes").items():
+    for key, owner in _lower_keys(_dict(shapes, "shapes"), "shapes").items():
         name, _, vname = key.partition("@")
         if name not in SHAPE_NAMES or vname not in VERTEX_OF_NAME:
             raise ValueError(
@@ -247,7 +259,10 @@ def _load_markers(st: State, markers: Any) -> None:
             owned[owner][shape] += 1
     given: list[Mapping[str, Any]] = [{}] * st.n_teams
     if markers is not None:
-        given = [_dict(m, f"markers[{i}]") for i, m in enumerate(_list(markers, "markers", st.n_teams))]
+        given = [
+            _lower_keys(_dict(m, f"markers[{i}]"), f"markers[{i}]")
+            for i, m in enumerate(_list(markers, "markers", st.n_teams))
+        ]
     st.supply = []
     for i, m in enumerate(given):
         if set(m) - set(SHAPE_NAMES):
@@ -269,10 +284,16 @@ def _check_variant(st: State) -> None:
     no_cards = not st.config.secret_cards or st.config.blind or st.config.solo
     if no_cards and (any(st.hands) or st.deck):
         raise ValueError("position['hands'] and ['deck'] must be empty when no cards are in play")
+    if st.tiebreak and any(st.hands):  # OGO-33/53
+        raise ValueError(
+            "position['hands'] must be empty in the tie-break match: the cards held when it "
+            "begins are void (OGO-33); count them in 'voided_cards'"
+        )
 
 
 def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
     phase = pos.get("phase", "start")
+    phase = phase.lower() if isinstance(phase, str) else phase
     if phase not in ("start", *PHASES):
         raise ValueError(f"position['phase'] must be one of {['start', *PHASES]}, got {phase!r}")
     inf = pos.get("infinity")

@@ -138,3 +138,35 @@ def test_snapshot_round_trip() -> None:
         assert np.array_equal(again.legal_mask(), st.legal_mask())
         legal = st.legal_actions()
         st.apply(legal[rng.integers(len(legal))])
+
+
+def test_position_names_are_read_in_any_case_and_a_tiebreak_holds_no_cards() -> None:
+    """The position hook reads card, shape, vertex, marker and phase names in any case, as the
+    notation (§8) and the tile names are; two keys differing only in case are an error. A
+    tie-break match position with cards in a hand is refused (OGO-33: they are void)."""
+    from tests.otto_game_over.helpers import make, p_eight
+
+    lower = make(
+        p_eight(
+            hands=[["time-travel"], []],
+            removed_cards={"meteorite": 1},
+            shapes={"small@vf1": 0, "small@va6": 1},
+            markers=[{"small": 3}, {"small": 3}],
+            phase="place",
+        )
+    )
+    upper = make(
+        p_eight(
+            hands=[["Time-Travel"], []],
+            removed_cards={"METEORITE": 1},
+            shapes={"SMALL@VF1": 0, "small@VA6": 1},
+            markers=[{"Small": 3}, {"small": 3}],
+            phase="PLACE",
+        )
+    )
+    assert lower.snapshot() == upper.snapshot()
+    with pytest.raises(ValueError, match=r"position\['removed_cards'\] names a key twice"):
+        make(p_eight(removed_cards={"meteorite": 1, "Meteorite": 1}))
+    with pytest.raises(ValueError, match=r"must be empty in the tie-break match.*OGO-33"):
+        make({"tiebreak": True, "hands": [["meteorite"], []], "totals": [24, 24]})
+    assert make({"tiebreak": True, "voided_cards": 1, "totals": [24, 24]}).voided == 1
