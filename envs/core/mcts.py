@@ -1,7 +1,11 @@
 """A game-agnostic Monte Carlo tree search bot (UCT), for every eightfold game.
 
-    bot = make_bot(game, "mcts:sims=200,rollout=heuristic", bots)   # any game's BOTS table
+    bot = make_bot(game, "mcts:sims=200", bots)   # the game's tuned defaults (its mcts_defaults)
+    bot = make_bot(game, "mcts:sims=200,depth=2,rollout=heuristic", bots)   # any game's BOTS table
     action = bot.act(state, player, rng)
+
+(Octi and both Otto games tune ``depth=0``: no rollout, so a ``rollout`` or ``epsilon`` acts
+only with a ``depth`` >= 1 given beside it.)
 
 Design
 ------
