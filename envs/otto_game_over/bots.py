@@ -28,8 +28,16 @@ from envs.otto_game_over.geometry import (
     closed_shapes,
 )
 from envs.otto_game_over.geometry import FAR as FAR_OF
-from envs.otto_game_over.rules import CARD, INFINITY, KIDNAP, PLACE, State
-from envs.otto_game_over.scoring import XNeeds, eight_bits_from_x, outcome, signature, x_needs
+from envs.otto_game_over.rules import BIT_SQUARES, CARD, INFINITY, KIDNAP, PLACE, State
+from envs.otto_game_over.scoring import (
+    XEntry,
+    XNeeds,
+    eight_bits_from_x,
+    outcome,
+    signature,
+    x_entry,
+    x_needs,
+)
 
 EIGHT_VALUE = 30.0  # closing an 8 ends the match 8-nil: worth far more than a few points
 QUANTUM_SAMPLE = 60  # Quantum Leap moves tried per decision
@@ -56,6 +64,22 @@ class _Board:
         self.occ |= 1 << sq
         self.frontier = (self.frontier | NEIGHBOUR_BITS[sq]) & ~self.occ
 
+    def _x_needs_after(self, xbase: dict[int, XEntry], sq: int) -> XNeeds:
+        """:func:`x_needs` of this board, one placement on ``sq`` after the board of ``xbase``:
+        the X tiles outside ``AROUND[sq]`` keep their entries (:func:`x_entry` reads only the
+        vertices around its tile), the others are recomputed; X tiles in ascending order, as
+        :func:`x_needs` lists them."""
+        around = AROUND[sq]
+        xs = list(xbase)
+        if self.design[sq] in (D10, F12):
+            xs = sorted([*xs, sq])
+        out: XNeeds = {}
+        for x in xs:
+            e = x_entry(self.near, self.design, self.rot, self.square_lobes, x) if x in around else xbase[x]
+            if e is not None:
+                out.setdefault(e[0], []).append(e[1])
+        return out
+
     def square_best(self, s: int, xn: XNeeds) -> SquareBest:
         """(points, 8s) of the best placement of each design on square ``s``: the designs
         with points as ``((design, best points), ...)`` and a bit mask of the designs that
@@ -67,22 +91,32 @@ class _Board:
                     eights |= 1 << d
         return sparse, eights
 
-    def best(self, cache: dict[int, SquareBest] | None = None, near_sq: int = -1) -> tuple[list[int], int]:
+    def best(
+        self,
+        cache: dict[int, SquareBest] | None = None,
+        near_sq: int = -1,
+        xbase: dict[int, XEntry] | None = None,
+    ) -> tuple[list[int], int]:
         """Over every square of the next placement: the best points of each design (a list
         of 8) and the bit mask of the designs that can close an 8.
 
         With ``cache`` (per-square results of the board before a placement on ``near_sq``),
-        only the squares around ``near_sq`` are re-evaluated.
+        only the squares around ``near_sq`` are re-evaluated; with ``xbase`` (each X tile's
+        :func:`x_entry` on that board), only the X tiles around ``near_sq``.
         """
         has_x = D10 in self.design or F12 in self.design  # an X tile on the board
-        xn = x_needs(self.near, self.design, self.rot, self.square_lobes) if has_x else {}
+        if not has_x:
+            xn: XNeeds = {}
+        elif xbase is None or near_sq < 0:
+            xn = x_needs(self.near, self.design, self.rot, self.square_lobes)
+        else:
+            xn = self._x_needs_after(xbase, near_sq)
         pts = [0] * 8
         eights = 0
         f = self.frontier
         around = AROUND[near_sq] if near_sq >= 0 else ()
-        for s in range(25):
-            if not f >> s & 1:
-                continue
+        squares = BIT_SQUARES[f & 0x1FF] + [s + 9 for s in BIT_SQUARES[f >> 9 & 0x1FF]]
+        for s in squares + [s + 18 for s in BIT_SQUARES[f >> 18]]:  # the frontier, ascending
             if cache is not None and s in cache and s not in around and s not in xn:
                 sparse, e = cache[s]
             else:
@@ -116,11 +150,17 @@ def _sig_best(sig: int, square_lobes: bool) -> SquareBest:
 
 
 def _tried(st: State, action: int) -> tuple[_Board, list[tuple[int, int]], list[int]]:
-    """A copy of the board with placement ``action`` on it, and the shapes and 8s it closes."""
+    """A copy of the board with placement ``action`` on it, and the shapes and 8s it closes.
+
+    With the placement mask of ``st`` computed, a placement the mask knows closes nothing is
+    not traced (the engine's own shortcut in ``flow.place``: the mask's score / 8 bits are
+    exact)."""
     t, rest = divmod(action, 100)
     sq, k = divmod(rest, 4)
     board = _Board(st)
     board.place(sq, st.drawn if t == 0 else st.tables[st.to_move], k)
+    if st._mask is not None and st.phase == PLACE and not st.closes_something(t, sq, k):
+        return board, [], []
     shapes, eights = closed_shapes(board.design, board.rot, sq, board.square_lobes)
     return board, shapes, eights
 
@@ -216,7 +256,15 @@ class HeuristicBot(ScoringBot):
             return self._best_placement(view, legal, rng)[0]
         return self._best_card(view, legal, rng)
 
-    def placement_value(self, st: State, action: int, cache: dict[int, SquareBest] | None = None) -> float:
+    def placement_value(
+        self,
+        st: State,
+        action: int,
+        cache: dict[int, SquareBest] | None = None,
+        xbase: dict[int, XEntry] | None = None,
+    ) -> float:
+        """The placement's gain minus 0.8 x the next player's threat after it; ``cache`` and
+        ``xbase`` (:meth:`_square_cache`, :meth:`_x_base` of ``st``) only save work."""
         if st.config.solo:
             return solo_placement_value(st, action)
         gain, board = placement_gain(st, action)
@@ -227,7 +275,7 @@ class HeuristicBot(ScoringBot):
             return gain
         mine = st.marker_points(st.team[st.to_move])
         table = st.tables[nxt]
-        pts, eights = board.best(cache, (action % 100) // 4)
+        pts, eights = board.best(cache, (action % 100) // 4, xbase)
         bonus = EIGHT_VALUE + mine
         value = [p + bonus if eights >> d & 1 else p for d, p in enumerate(pts)]
         if 0 <= table < 8 and not st.blind_match:  # the table tile is known: a 9th option
@@ -237,8 +285,9 @@ class HeuristicBot(ScoringBot):
         return gain - 0.8 * threat
 
     def _best_placement(self, st: State, legal: list[int], rng: np.random.Generator) -> tuple[int, float]:
-        cache = self._square_cache(st)
-        values = np.array([self.placement_value(st, a, cache) for a in legal])
+        st.legal_mask()  # a re-dealt view has none yet: the mask tells which placements close nothing
+        cache, xbase = self._square_cache(st), self._x_base(st)
+        values = np.array([self.placement_value(st, a, cache, xbase) for a in legal])
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return legal[int(best[rng.integers(best.size)])], float(values.max())
 
@@ -249,6 +298,16 @@ class HeuristicBot(ScoringBot):
             return None
         board = _Board(st)
         return {s: board.square_best(s, {}) for s in range(25) if board.frontier >> s & 1}
+
+    @staticmethod
+    def _x_base(st: State) -> dict[int, XEntry]:
+        """:func:`x_entry` of each X tile of the current board, by square (ascending)."""
+        lobes = st.config.eight_lobes != "round"
+        return {
+            x: x_entry(st.near, st.design, st.rot, lobes, x)
+            for x, d in enumerate(st.design)
+            if d in (D10, F12)
+        }
 
     def _after(self, st: State, action: int, rng: np.random.Generator) -> float:
         """Value of playing a card action: its immediate effect, then the best placement."""
@@ -312,8 +371,9 @@ class HeuristicBot(ScoringBot):
         if state.phase == INFINITY:
             return [-float(a) for a in actions]
         if state.phase == PLACE:  # reads only the board and the table tiles (public)
-            cache = self._square_cache(state)
-            return [self.placement_value(state, a, cache) for a in actions]
+            state.legal_mask()  # the placements that close nothing are not traced (_tried)
+            cache, xbase = self._square_cache(state), self._x_base(state)
+            return [self.placement_value(state, a, cache, xbase) for a in actions]
         return self._card_values(self.game.resample_hidden(state, player, rng), actions, rng)
 
 

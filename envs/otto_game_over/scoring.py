@@ -94,31 +94,43 @@ def signature(near: list[int], far: list[int], sq: int) -> int:
 XNeeds = dict[int, list[list[tuple[int, int]]]]
 
 
+#: what :func:`x_entry` says of one X tile: (the one square its 8 lacks, what that square must
+#: bring), or None
+XEntry = tuple[int, list[tuple[int, int]]] | None
+
+
+def x_entry(near: list[int], design: list[int], rot: list[int], square_lobes: bool, x: int) -> XEntry:
+    """The X tile on ``x``: the one square its 8 lacks and what that square must bring, or
+    None (complete, blocked, or two or more squares missing). It reads only the slots of the
+    vertices around ``x``: a tile placed outside ``AROUND[x]`` leaves it unchanged."""
+    square = -1
+    needs: list[tuple[int, int]] = []
+    for c in LOBES[4 * design[x] + rot[x]]:
+        slots = OTHERS_T[4 * x + c]
+        ka, kb, kc = near[slots[0]], near[slots[1]], near[slots[2]]
+        kind = ka or kb or kc  # the lobe's kind: every filled slot must hold it
+        if (kind != S and not (square_lobes and kind == Q)) or not (
+            ka in (EMPTY, kind) and kb in (EMPTY, kind) and kc in (EMPTY, kind)
+        ):
+            return None
+        for slot in slots:
+            if near[slot] == EMPTY:
+                sq = SLOT_SQUARE[slot]
+                if square not in (-1, sq):
+                    square = -2  # two or more squares missing
+                elif square != -2:
+                    square = sq
+                needs.append((slot % 4, kind))
+    return (square, needs) if square >= 0 else None
+
+
 def x_needs(near: list[int], design: list[int], rot: list[int], square_lobes: bool) -> XNeeds:
     """For each X tile whose 8 lacks exactly one square: what that square must bring."""
     out: XNeeds = {}
     for x in [x for x, d in enumerate(design) if d in (D10, F12)]:
-        square = -1
-        needs: list[tuple[int, int]] = []
-        for c in LOBES[4 * design[x] + rot[x]]:
-            slots = OTHERS_T[4 * x + c]
-            ka, kb, kc = near[slots[0]], near[slots[1]], near[slots[2]]
-            kind = ka or kb or kc  # the lobe's kind: every filled slot must hold it
-            if (kind != S and not (square_lobes and kind == Q)) or not (
-                ka in (EMPTY, kind) and kb in (EMPTY, kind) and kc in (EMPTY, kind)
-            ):
-                break
-            for slot in slots:
-                if near[slot] == EMPTY:
-                    sq = SLOT_SQUARE[slot]
-                    if square not in (-1, sq):
-                        square = -2  # two or more squares missing
-                    elif square != -2:
-                        square = sq
-                    needs.append((slot % 4, kind))
-        else:
-            if square >= 0:
-                out.setdefault(square, []).append(needs)
+        e = x_entry(near, design, rot, square_lobes, x)
+        if e is not None:
+            out.setdefault(e[0], []).append(e[1])
     return out
 
 
