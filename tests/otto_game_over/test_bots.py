@@ -135,3 +135,34 @@ def test_quantum_value_of_an_eight() -> None:
                             return
             st.apply(int(legal[rng.integers(len(legal))]))
     pytest.skip("no Quantum Leap 8 in 60 random games")
+
+
+def test_heuristic_shortcuts_equal_the_full_computation() -> None:
+    """The heuristic's two shortcuts change nothing: a placement the mask says closes nothing
+    traces no shape (``_tried``), and the X-tile needs after a tried placement, recomputed only
+    around its square (``_Board._x_needs_after``), equal ``x_needs`` of the whole board; at
+    every placement decision of random games (square lobes allowed, so more 8s are open), for
+    every legal placement."""
+    from envs.otto_game_over.bots import _tried
+    from envs.otto_game_over.rules import PLACE
+    from envs.otto_game_over.scoring import x_needs
+
+    game = OttoGameOverGame(num_players=2, eight_lobes="round_or_square")
+    rng = np.random.default_rng(3)
+    checked = with_x = 0
+    for g in range(4):
+        st = game.new_initial_state(np.random.default_rng(g))
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            if st.phase == PLACE:
+                xbase = HeuristicBot._x_base(st)
+                for a in legal:
+                    board, shapes, eights = _tried(st, a)
+                    sq = (a % 100) // 4
+                    assert (shapes, eights) == closed_shapes(board.design, board.rot, sq, board.square_lobes)
+                    full = x_needs(board.near, board.design, board.rot, board.square_lobes)
+                    assert board._x_needs_after(xbase, sq) == full
+                    checked += 1
+                    with_x += bool(full)
+            st.apply(int(legal[rng.integers(len(legal))]))
+    assert checked > 1000 and with_x > 0, (checked, with_x)
