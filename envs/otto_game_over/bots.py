@@ -286,7 +286,8 @@ class HeuristicBot(ScoringBot):
 
     def _best_placement(self, st: State, legal: list[int], rng: np.random.Generator) -> tuple[int, float]:
         st.legal_mask()  # a re-dealt view has none yet: the mask tells which placements close nothing
-        cache, xbase = self._square_cache(st), self._x_base(st)
+        cache = self._square_cache(st)
+        xbase = None if cache is None else self._x_base(st)  # both serve the next player's threat
         values = np.array([self.placement_value(st, a, cache, xbase) for a in legal])
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return legal[int(best[rng.integers(best.size)])], float(values.max())
@@ -372,7 +373,8 @@ class HeuristicBot(ScoringBot):
             return [-float(a) for a in actions]
         if state.phase == PLACE:  # reads only the board and the table tiles (public)
             state.legal_mask()  # the placements that close nothing are not traced (_tried)
-            cache, xbase = self._square_cache(state), self._x_base(state)
+            cache = self._square_cache(state)
+            xbase = None if cache is None else self._x_base(state)
             return [self.placement_value(state, a, cache, xbase) for a in actions]
         return self._card_values(self.game.resample_hidden(state, player, rng), actions, rng)
 
