@@ -32,6 +32,17 @@ def _result(state: State) -> str:
     return " ".join(f"player_{seat} wins" for seat in range(state.n) if state.chips[seat])
 
 
+def _out(state: State, seat: int) -> str:
+    """``out (1st)``: an eliminated seat and its place in the order of elimination."""
+    k = state.out_order.index(seat) + 1
+    return f"out ({k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'})"
+
+
+def _rules(state: State) -> str:
+    """The options that change play or rewards (OAO-42, spec §5)."""
+    return f"rules: -10 {state.config.minus10_rule}, rewards {state.config.reward_mode}"
+
+
 def _turned_up(state: State) -> str:
     return ", ".join(map(str, state.tiptop_discards)) or "none"
 
@@ -44,6 +55,7 @@ def render_ansi(state: State) -> str:
         head += f" - game over: {_result(state)}"
     lines = [
         head,
+        _rules(state),
         f"total {state.total} / Tip Top {state.tiptop}   direction {_direction(state)}",
         f"draw pile {len(state.draw_pile)}   play pile {sum(state.play_pile)}   "
         f"Tip Top pile {len(state.tiptop_pile)} (turned up: {state.tiptop_discards})",
@@ -52,7 +64,7 @@ def render_ansi(state: State) -> str:
         chips = state.chips[seat]
         mark = ">" if seat == state.to_move else " "
         dealer = " (dealer)" if seat == state.dealer else ""
-        status = f"chips {chips} {'o' * chips}" if chips else "out"
+        status = f"chips {chips} {'o' * chips}" if chips else _out(state, seat)
         line = f"{mark} player_{seat}{dealer}: {status}"
         if seat == state.to_move:
             line += "   hand: " + " ".join(TOKENS[k] for k in state.hands[seat])
@@ -113,7 +125,7 @@ def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
     d.text((x, y - 30), name, fill=INK, font=font(14), anchor="mm")
     chips = state.chips[seat]
     if not chips:
-        d.text((x, y + 5), "out", fill=(120, 120, 120), font=font(18), anchor="mm")
+        d.text((x, y + 5), _out(state, seat), fill=(120, 120, 120), font=font(18), anchor="mm")
         return
     for i in range(chips):
         cx = x - 70 + 14 * i
@@ -142,6 +154,7 @@ def render_rgb(state: State) -> np.ndarray:
     _centre(d, state, cx, cy)
     counter = f"round {state.round}, play {state.plays} of {state.config.max_plays}"
     d.text((12, 10), counter, fill=INK, font=font(14))  # above every seat box's left edge
+    d.text((12, 30), _rules(state), fill=INK, font=font(12))
     for seat in range(state.n):  # seat 0 at the top, clockwise on screen
         angle = -math.pi / 2 + 2 * math.pi * seat / state.n
         _seat(d, state, seat, cx + 295 * math.cos(angle), cy + 195 * math.sin(angle))

@@ -243,3 +243,26 @@ def test_renderers_show_counters_turned_up_tiptops_and_result() -> None:
     truncated = OverAndOutGame(num_players=2, max_plays=1).new_initial_state(np.random.default_rng(0))
     truncated.apply(truncated.legal_actions()[0])
     assert "play 1 of 1 - game over: truncated" in render_ansi(truncated)
+
+
+def test_renderers_show_the_order_of_elimination_and_the_rules() -> None:
+    """Both pictures mark an eliminated seat with its place in the order of elimination
+    (``out (2nd)``: what the placement rewards follow) and name the options that change play
+    or rewards (``minus10_rule``, ``reward_mode``)."""
+    pytest.importorskip("PIL")
+    game = OverAndOutGame(
+        num_players=5, starting_chips=1, minus10_rule="lose_below_zero", reward_mode="winner_only"
+    )
+    state = game.new_initial_state(np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    while len(state.out_order) < 2:
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    text = render_ansi(state)
+    first, second = state.out_order[:2]
+    assert f"player_{first}: out (1st)" in text or f"player_{first} (dealer): out (1st)" in text
+    assert f"player_{second}: out (2nd)" in text or f"player_{second} (dealer): out (2nd)" in text
+    assert text.count("out (") == len(state.out_order)
+    assert "rules: -10 lose_below_zero, rewards winner_only" in text
+    other = state.clone()
+    other.out_order = other.out_order[::-1]
+    assert (render_rgb(state) != render_rgb(other)).any()
