@@ -1,7 +1,8 @@
 """Text and image pictures of an Over and Out position, for spectators.
 
-Both show the public table (round and play count, T, L, direction, piles, the Tip Top cards
-turned up, every seat's chips, the dealer, whose turn it is, the result once the game is over)
+Both show the public table (round and play count, the rules that change play or rewards, T, L,
+direction, piles, the Tip Top cards turned up, every seat's chips or its place in the order of
+elimination, the dealer, whose turn it is, the result once the game is over)
 and the hand of the player to move face up: rendering is for people watching (or debugging) a
 game, not an observation — agents get ``observe()``.
 """
