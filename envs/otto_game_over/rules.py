@@ -201,18 +201,13 @@ class State(GameState):
         orientation bits from the cached need signatures, then the mask keeps the 8s if
         any, else the scoring ones if any, else everything.
         """
-        design = self.design
         near, far, sigs = self.near, self.far, self.sigs
         f = self.frontier
         cands = BIT_SQUARES[f & 0x1FF] + [s + 9 for s in BIT_SQUARES[f >> 9 & 0x1FF]]
         cands += [s + 18 for s in BIT_SQUARES[f >> 18]]
         square_lobes = self.config.eight_lobes != "round"
         table = BITS[square_lobes]
-        xn = self.xn
-        if xn is None:
-            xn = self.xn = (
-                x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else {}
-            )
+        xn = self.board_x_needs()
         ok_d, ok_t = self.placeable()
         tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (100, self.tables[self.to_move], ok_t)) if ok]
         bases: list[int] = []
@@ -244,21 +239,26 @@ class State(GameState):
             for base in bases:
                 buf[base : base + 4] = ROT_BYTES[15]
 
+    def board_x_needs(self) -> XNeeds:
+        """:func:`~envs.otto_game_over.scoring.x_needs` of the board, cached in ``xn`` until
+        the next board edit (``flow.set_tile`` / ``clear_tile`` / ``clear_board``)."""
+        if self.xn is None:
+            design = self.design
+            has_x = D10 in design or F12 in design
+            square_lobes = self.config.eight_lobes != "round"
+            self.xn = x_needs(self.near, design, self.rot, square_lobes) if has_x else {}
+        return self.xn
+
     def placement_options(self) -> list[tuple[int, int, int, int, tuple[int, ...]]]:
         """Per candidate square and placeable tile: (t, square, score bits, 8 bits, points).
 
         Bit k of the score / 8 bits says orientation k closes a shape / an 8 (OGO-01/08/12).
         """
-        design = self.design
         near, far = self.near, self.far
         cands = BIT_SQUARES[self.frontier & 0x1FF] + [s + 9 for s in BIT_SQUARES[self.frontier >> 9 & 0x1FF]]
         cands += [s + 18 for s in BIT_SQUARES[self.frontier >> 18]]
         square_lobes = self.config.eight_lobes != "round"
-        xn = self.xn
-        if xn is None:
-            xn = self.xn = (
-                x_needs(near, design, self.rot, square_lobes) if (D10 in design or F12 in design) else {}
-            )
+        xn = self.board_x_needs()
         ok_d, ok_t = self.placeable()
         tiles = [(t, d) for t, d, ok in ((0, self.drawn, ok_d), (1, self.tables[self.to_move], ok_t)) if ok]
         out = []
