@@ -249,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="K=V",
-        help="with --learner: any option of the game's config for both rows (e.g. net_arch=[128,128])",
+        help="with --learner: any option of the game's config, for every row (e.g. net_arch=[128,128])",
     )
     p.set_defaults(func=cmd_bench)
 
