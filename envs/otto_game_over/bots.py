@@ -33,8 +33,10 @@ from envs.otto_game_over.scoring import (
     XEntry,
     XNeeds,
     eight_bits_from_x,
+    merge_x_entries,
     outcome,
     signature,
+    x_entries,
     x_entry,
     x_needs,
 )
@@ -73,12 +75,10 @@ class _Board:
         xs = list(xbase)
         if self.design[sq] in (D10, F12):
             xs = sorted([*xs, sq])
-        out: XNeeds = {}
-        for x in xs:
-            e = x_entry(self.near, self.design, self.rot, self.square_lobes, x) if x in around else xbase[x]
-            if e is not None:
-                out.setdefault(e[0], []).append(e[1])
-        return out
+        return merge_x_entries(
+            x_entry(self.near, self.design, self.rot, self.square_lobes, x) if x in around else xbase[x]
+            for x in xs
+        )
 
     def square_best(self, s: int, xn: XNeeds) -> SquareBest:
         """(points, 8s) of the best placement of each design on square ``s``: the designs
@@ -303,12 +303,7 @@ class HeuristicBot(ScoringBot):
     @staticmethod
     def _x_base(st: State) -> dict[int, XEntry]:
         """:func:`x_entry` of each X tile of the current board, by square (ascending)."""
-        lobes = st.config.eight_lobes != "round"
-        return {
-            x: x_entry(st.near, st.design, st.rot, lobes, x)
-            for x, d in enumerate(st.design)
-            if d in (D10, F12)
-        }
+        return x_entries(st.near, st.design, st.rot, st.config.eight_lobes != "round")
 
     def _after(self, st: State, action: int, rng: np.random.Generator) -> float:
         """Value of playing a card action: its immediate effect, then the best placement."""

@@ -12,6 +12,8 @@ checks all of this against :func:`geometry.closed_shapes` on random boards.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from envs.otto_game_over.geometry import D10, EMPTY, F12, LOBES, NEAR, OTHERS, SLOT_SQUARE, X_DESIGNS, B, Q, S
@@ -124,14 +126,23 @@ def x_entry(near: list[int], design: list[int], rot: list[int], square_lobes: bo
     return (square, needs) if square >= 0 else None
 
 
-def x_needs(near: list[int], design: list[int], rot: list[int], square_lobes: bool) -> XNeeds:
-    """For each X tile whose 8 lacks exactly one square: what that square must bring."""
+def x_entries(near: list[int], design: list[int], rot: list[int], square_lobes: bool) -> dict[int, XEntry]:
+    """:func:`x_entry` of every X tile on the board, by square (ascending)."""
+    return {x: x_entry(near, design, rot, square_lobes, x) for x, d in enumerate(design) if d in (D10, F12)}
+
+
+def merge_x_entries(entries: Iterable[XEntry]) -> XNeeds:
+    """The entries (X tiles in ascending order) grouped by the square they lack."""
     out: XNeeds = {}
-    for x in [x for x, d in enumerate(design) if d in (D10, F12)]:
-        e = x_entry(near, design, rot, square_lobes, x)
+    for e in entries:
         if e is not None:
             out.setdefault(e[0], []).append(e[1])
     return out
+
+
+def x_needs(near: list[int], design: list[int], rot: list[int], square_lobes: bool) -> XNeeds:
+    """For each X tile whose 8 lacks exactly one square: what that square must bring."""
+    return merge_x_entries(x_entries(near, design, rot, square_lobes).values())
 
 
 def eight_bits_from_x(needs_list: list[list[tuple[int, int]]], d: int) -> int:
