@@ -186,6 +186,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -246,7 +247,9 @@ class MCTSBot(Bot):
     parameters, measured in its doc page); they replace ``CORE_DEFAULTS``, and every parameter
     given here (or in a spec, ``mcts:c=0.5``) replaces both. ``self.params`` holds the result.
     With ``depth=0`` (the tuned default of Octi, OTTO Game Over and Otto the Octopus) no
-    rollout is played, so ``rollout`` and ``epsilon`` change nothing until ``depth`` >= 1.
+    rollout is played, so ``rollout`` and ``epsilon`` change nothing until ``depth`` >= 1; given
+    with ``depth=0`` they are accepted (a sweep over depth x rollout stays valid) with a
+    ``UserWarning`` that says so.
     """
 
     name = "mcts"
@@ -292,6 +295,15 @@ class MCTSBot(Bot):
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
         self.rollout_bot = _rollout_bot(game, rollout)
+        inert = [k for k in ("rollout", "epsilon") if given[k] is not _UNSET]
+        if self.depth == 0 and inert:  # accepted (a sweep over depth x rollout stays valid), but said
+            whence = "given" if given["depth"] is not _UNSET else f"{game.name}'s tuned default"
+            warnings.warn(
+                f"mcts: {' and '.join(inert)} {'has' if len(inert) == 1 else 'have'} no effect with depth=0 ({whence}: the leaf is "
+                "evaluated at once, no rollout is played); give depth >= 1 for rollouts",
+                UserWarning,
+                stacklevel=2,
+            )
         self.prior_bot: ScoringBot | None = None
         if prior != "none":
             try:

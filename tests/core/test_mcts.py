@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -462,6 +463,22 @@ def test_game_defaults_apply_and_spec_parameters_win() -> None:
     assert (bot.sims, bot.c, bot.depth) == (50, 0.2, None)  # type: ignore[attr-defined]
     bot = make_bot(game, "mcts:time=0.01", {})  # a budget in the spec replaces the tuned budget
     assert (bot.sims, bot.time) == (None, 0.01)  # type: ignore[attr-defined]
+
+
+def test_inert_rollout_settings_are_accepted_with_a_warning() -> None:
+    """With ``depth=0`` no rollout is played: a ``rollout`` or ``epsilon`` given beside it is
+    accepted (a sweep over depth x rollout stays valid) but said to do nothing; given with a
+    ``depth`` >= 1, or not given at all, nothing is said."""
+    game = _TunedNim(stones=9)  # tuned depth=0
+    with pytest.warns(UserWarning, match="rollout has no effect with depth=0 .*tuned default"):
+        make_bot(game, "mcts:rollout=random", {})
+    with pytest.warns(UserWarning, match="rollout and epsilon have no effect with depth=0 \\(given"):
+        MCTSBot(NimGame(stones=9), rollout="random", epsilon=0.5, depth=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        MCTSBot(game)
+        MCTSBot(game, rollout="random", epsilon=0.5, depth=1)
+        MCTSBot(NimGame(stones=9), rollout="random")  # the core default depth is "auto"
 
 
 def test_bad_game_defaults_are_reported() -> None:

@@ -477,6 +477,7 @@ class _CountingRollout(Bot):
         return int(legal[rng.integers(legal.size)])
 
 
+@pytest.mark.filterwarnings("ignore:mcts.*no effect with depth=0:UserWarning")  # the sweep's depth-0 case
 def test_mcts_rollout_depth_and_epsilon() -> None:
     """``depth=d``: at most d rollout moves per simulation (0: evaluate the leaf at once);
     ``epsilon``: the chance of a uniform move instead of the rollout bot's (1: never the bot)."""
