@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,6 +12,8 @@ from envs.otto_game_over.geometry import (
     DESIGN_IDS,
     FRAME,
     KIND,
+    LINK,
+    LINK_KIND,
     OTHER,
     SHAPE_NAMES,
     SHAPE_OF_KIND,
@@ -24,6 +27,8 @@ from envs.otto_game_over.geometry import (
     Q,
     S,
     X,
+    classify,
+    trace,
 )
 from envs.otto_game_over.position import PHASES
 
@@ -54,13 +59,58 @@ def _result(st: State) -> str:
     return ("team " if len(st.winners) == 1 else "teams ") + ", ".join(map(str, st.winners)) + " won"
 
 
+EIGHT_COLOR = (150, 40, 190)  # the strokes of a closed 8 (no seat of this game has it)
+
+
+def _frame_vertex(g: int) -> int:
+    """The border vertex whose frame half-shape joins border port ``g`` to the next one."""
+    s, p = divmod(g, 8)
+    x, y = 4 * (s % 5) + PORT_XY[p][0], 4 * (s // 5) + PORT_XY[p][1]
+    return next(v for v in range(36) if abs(4 * (v % 6) - x) + abs(4 * (v // 6) - y) == 1)
+
+
+def closed_eights(st: State) -> tuple[list[int], dict[int, set[int]], set[int]]:
+    """The closed 8s standing on the board (OGO-06): the X tile's square of each, per square
+    the ports of the strokes on their lines, and the frame vertices they pass round. In a
+    match with others an 8 stands on the board while Infinity is asked and once the episode is
+    over; in solo, for the rest of the match (OGO-26)."""
+    square_lobes = st.config.eight_lobes != "round"
+    xs: list[int] = []
+    ports: dict[int, set[int]] = {}
+    frame: set[int] = set()
+    for sq in range(25):
+        if st.design[sq] < 0:
+            continue
+        dr = 4 * st.design[sq] + st.rot[sq]
+        p = next((p for p in range(8) if KIND[dr][p] == X), None)
+        if p is None:
+            continue
+        line = trace(st.design, st.rot, 8 * sq + p)  # both X strokes lie on an 8's one line
+        if line is None or classify(line, square_lobes) != "eight":
+            continue
+        xs.append(sq)
+        g = start = 8 * sq + p
+        while True:  # walk the line again, noting both ports of each stroke on it
+            s, q = g >> 3, g & 7
+            other = OTHER[4 * st.design[s] + st.rot[s]][q]
+            ports.setdefault(s, set()).update((q, other))
+            out = (s << 3) | other
+            if LINK_KIND[out]:
+                frame.add(_frame_vertex(out))
+            g = LINK[out]
+            if g == start:
+                break
+    return xs, ports, frame
+
+
 def _notes(st: State) -> list[str]:
     """Public facts beside the board and the seats: the last match, Time Travel, an 8 waiting
     for Infinity answers, the kidnapped card, the solo 8 and the cards shown (out of the game)."""
     notes = []
+    eights = ", ".join(SQUARE_NAMES[sq] for sq in closed_eights(st)[0])
     if st.config.solo:
-        if not st.is_terminal():
-            notes.append(f"8 closed: {'yes' if st.solo_eights else 'no'}")
+        if not st.is_terminal() and not eights:
+            notes.append("8 closed: no")
     elif st.matches or st.is_terminal():
         notes.append("last match: " + "-".join(map(str, st.match_scores)))
     if st.extra_turn:
@@ -70,8 +120,11 @@ def _notes(st: State) -> list[str]:
     if PHASES[st.phase] == "infinity":
         saved = [t for t in range(st.n_teams) if st.saved[t]]
         notes.append(
-            f"8 closed by player_{st.inf_creator}, saved: {', '.join(f'team {t}' for t in saved) or 'none'}"
+            f"8 closed by player_{st.inf_creator} (X tile {eights or '?'}), "
+            f"saved: {', '.join(f'team {t}' for t in saved) or 'none'}"
         )
+    elif eights:
+        notes.append(f"8 on the board: X tile {eights}")
     if st.kidnapped >= 0:
         notes.append(f"kidnapped: {A.CARD_NAMES[st.kidnapped]}")
     shown = [f"{A.CARD_NAMES[k]} {c}" for k, c in enumerate(st.removed) if c]
@@ -186,14 +239,17 @@ def _vertex_px(v: int) -> tuple[int, int]:
     return MARGIN + (v % 6) * TILE, MARGIN + (5 - v // 6) * TILE
 
 
-def _draw_frame(draw: Any) -> None:
+def _draw_frame(draw: Any, eight: Collection[int] = ()) -> None:
+    """The frame's half-shapes (those on a closed 8's line, ``eight``, in its colour)."""
     for name, kind in FRAME.items():
-        vx, vy = _vertex_px(VERTEX_OF_NAME[name])
+        v = VERTEX_OF_NAME[name]
+        vx, vy = _vertex_px(v)
         r = UNIT
+        color, width = (EIGHT_COLOR, 4) if v in eight else ((90, 90, 120), 2)
         if kind == "s":
-            draw.ellipse([vx - r, vy - r, vx + r, vy + r], outline=(90, 90, 120), width=2)
+            draw.ellipse([vx - r, vy - r, vx + r, vy + r], outline=color, width=width)
         else:
-            draw.rectangle([vx - r, vy - r, vx + r, vy + r], outline=(90, 90, 120), width=2)
+            draw.rectangle([vx - r, vy - r, vx + r, vy + r], outline=color, width=width)
     side = 5 * TILE
     draw.rectangle([MARGIN, MARGIN, MARGIN + side, MARGIN + side], outline=(60, 50, 40), width=3)
 
@@ -223,7 +279,8 @@ def render_rgb(st: State) -> np.ndarray:
     side = 5 * TILE + 2 * MARGIN
     img, draw = canvas(side + PANEL, max(side, 120 + SEAT_ROW * st.n))
     team_colors = [SEAT_COLORS[t] for t in range(st.n_teams)]
-    _draw_frame(draw)
+    _xs, eight_ports, eight_frame = closed_eights(st)
+    _draw_frame(draw, eight_frame)
     for sq in range(25):
         x0 = MARGIN + (sq % 5) * TILE
         y0 = MARGIN + (4 - sq // 5) * TILE
@@ -231,7 +288,9 @@ def render_rgb(st: State) -> np.ndarray:
             draw.rectangle([x0, y0, x0 + TILE, y0 + TILE], fill=EMPTY_BG, outline=(190, 182, 165))
             draw.text((x0 + 4, y0 + 2), SQUARE_NAMES[sq], fill=(150, 140, 120), font=font(12))
         else:
-            draw_tile(draw, x0, y0, 4 * st.design[sq] + st.rot[sq], _stroke_colors(st, sq, team_colors))
+            colors = _stroke_colors(st, sq, team_colors)
+            colors.update(dict.fromkeys(eight_ports.get(sq, ()), EIGHT_COLOR))
+            draw_tile(draw, x0, y0, 4 * st.design[sq] + st.rot[sq], colors)
     _draw_markers(draw, st, team_colors)
     _draw_panel(draw, st, side + 10, team_colors, font, INK)
     return to_array(img)

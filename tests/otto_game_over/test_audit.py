@@ -413,7 +413,7 @@ def test_render_shows_infinity_time_travel_and_cards_out() -> None:
     }
     st = make(pos, num_players=4)
     text = render_ansi(st)
-    assert "8 closed by player_2, saved: team 0, team 1" in text
+    assert "8 closed by player_2 (X tile ?), saved: team 0, team 1" in text
     assert "player_2: Time-Travel extra turn to come" in text
     assert "last match: 24-22-8-32" in text
     assert "cards out: time-travel 4, magnetic-inversion 4, quantum-leap 4, joker 1, voided unseen 3" in text
@@ -440,3 +440,53 @@ def test_render_game_over_match_number_and_winners_fit() -> None:
     assert "teams 0, 1, 2, 3 won" in render_ansi(st)
     img = render_rgb(st)
     assert (img[10:40, -6:] == img[-1, -1]).all()  # the heading is not cut at the right edge
+
+
+def test_render_outlines_a_closed_eight() -> None:
+    """OGO-06/24: a closed 8 standing on the board (here at the end of a one-match episode,
+    spec §9 S6) is drawn in its own colour, tile strokes and frame lobes, and named by its X
+    tile in the text; before it closes nothing carries that colour."""
+    from envs.otto_game_over.geometry import VERTEX_OF_NAME
+    from envs.otto_game_over.render import EIGHT_COLOR, _vertex_px, closed_eights, render_ansi, render_rgb
+
+    st = make(p_eight(tower=["B7", "C8", "E12"]), episode="match")
+    assert closed_eights(st)[0] == [] and "8 on the board" not in render_ansi(st)
+    assert not (render_rgb(st) == EIGHT_COLOR).all(axis=-1).any()
+    play(st, "table a1 r0")
+    assert st.is_terminal() and st.match_scores == [8, 0]
+    xs, ports, frame = closed_eights(st)
+    assert xs == [0] and frame == {VERTEX_OF_NAME["va1"], VERTEX_OF_NAME["vb1"]}
+    assert set(ports) == {0, 1}  # the X tile a1 and the lobe's quarter circle on b1
+    assert "8 on the board: X tile a1" in render_ansi(st)
+    hit = (render_rgb(st) == EIGHT_COLOR).all(axis=-1)
+    for v in ("va1", "vb1"):  # the frame's half circles below the board
+        vx, vy = _vertex_px(VERTEX_OF_NAME[v])
+        assert hit[vy : vy + 24, vx - 24 : vx + 25].any()
+    assert hit[48 + 4 * 88 : 48 + 5 * 88, 48 : 48 + 88].any()  # the a1 tile's strokes
+
+
+@pytest.mark.parametrize("params", [{}, {"num_players": 3}, {"num_players": 1}])
+def test_closed_eights_of_the_picture_are_the_rules_eights(params: dict[str, object]) -> None:
+    """The picture's 8s (its own walk of the lines) are exactly the 8s the rules find
+    (``geometry.closed_shapes`` through every tile), at every decision of random one-match
+    games; and some games do end on an 8."""
+    from envs.otto_game_over.geometry import closed_shapes
+    from envs.otto_game_over.render import closed_eights
+
+    seen = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        st = OttoGameOverGame(episode="match", **params).new_initial_state(rng)
+        while True:
+            rules = {
+                x
+                for sq in range(25)
+                if st.design[sq] >= 0
+                for x in closed_shapes(st.design, st.rot, sq, False)[1]
+            }
+            assert sorted(rules) == closed_eights(st)[0]
+            seen += bool(rules)
+            if st.is_terminal():
+                break
+            st.apply(int(rng.choice(st.legal_actions())))
+    assert seen > 0
