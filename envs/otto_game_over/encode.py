@@ -154,7 +154,7 @@ def observe(st: State, seat: int) -> np.ndarray:
     _cards(tail, hands[seat], _T_MINE)
     if st.config.team_play:
         _cards(tail, hands[(seat + 2) % 4], _T_PARTNER)
-    tail[_T_DECK] = len(st.deck) / 33
+    tail[_T_DECK] = min(len(st.deck) / 33, 1.0)  # a set-up position may hold more than the 33 cards
     for k, c in enumerate(st.removed):
         if c:
             tail[_T_REMOVED + k] = min(c / 4, 1.0)

@@ -45,7 +45,10 @@ inside the text) raises ``ValueError``.
 Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 -------------------------------------------------------------------------
 Egocentric: seats relative to the observer (0 = me, then clockwise), teams relative to my
-team. All values in [0, 1]. Blocks in order (offset = sum of the sizes before):
+team. All values in [0, 1]: every count divided by its scale below is clipped at 1 (reached
+only in positions set up beyond the game's copy counts, and by unclaimed shapes / 8), and the
+slots of seats and teams a configuration does not have are zero. Blocks in order (offset =
+sum of the sizes before):
 
 =============  ======  ==================================================================
 block          size    content
@@ -70,8 +73,8 @@ phase          4       card, kidnap, place, infinity (all zero when over)
 kidnapped      9       the kidnapped card to be played (KIDNAP)
 flags          4       Time-Travel extra turn, blind match (also 1 in the tie-break match
                        and in solo, which run blind: OGO-53, OGO-60), tie-break match, solo
-to_move        4       seat whose turn it is (relative)
-actor          4       seat deciding now (relative; differs in INFINITY)
+to_move        4       seat whose turn it is (relative; all zero when over)
+actor          4       seat deciding now (relative; differs in INFINITY; all zero when over)
 creator        4       creator of the 8 (INFINITY phase)
 saved          4       teams already saved by an Infinity (relative, INFINITY phase)
 misc           4       Time Travel pending, matches / max_matches, an 8 closed (solo),

@@ -490,3 +490,36 @@ def test_closed_eights_of_the_picture_are_the_rules_eights(params: dict[str, obj
                 break
             st.apply(int(rng.choice(st.legal_actions())))
     assert seen > 0
+
+
+def test_observation_stays_in_its_space_beyond_the_copy_counts() -> None:
+    """The doc page: every count block is clipped at 1, so a set-up position holding more than
+    the game's copies (40 cards in the deck, six Z0 in the tower, five cards of a kind, six
+    removed) is still inside ``observation_space``; and ``to_move`` / ``actor`` are zero once
+    the game is over."""
+    e = make_env()
+    e.reset(
+        seed=0,
+        options={
+            "position": {
+                "deck": ["meteorite"] * 40,
+                "tower": ["Z0"] * 6,
+                "tower_rest": False,
+                "hands": [["time-travel"] * 5, []],
+                "removed_cards": {"meteorite": 6},
+            }
+        },
+    )
+    for agent in e.agents:
+        obs = e.observe(agent)
+        assert e.observation_space(agent).contains(obs), agent
+        assert obs["observation"].max() == 1.0
+    st = OttoGameOverGame().new_initial_state(np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    while not st.is_terminal():
+        st.apply(int(rng.choice(st.legal_actions())))
+    blocks = dict(encode.BLOCKS)
+    start = sum(size for name, size in encode.BLOCKS[: [b for b, _ in encode.BLOCKS].index("to_move")])
+    for seat in range(2):
+        o = OttoGameOverGame().observe(st, seat)
+        assert not o[start : start + blocks["to_move"] + blocks["actor"]].any()
