@@ -68,7 +68,7 @@ class TrainConfig:
     pretrain_learning_rate: float | None = None  # None: learning_rate
     pretrain_batch_size: int | None = None  # None: batch_size
     pretrain_symmetries: bool = False  # augment the fit with the game's symmetries
-    pretrain_temperature: float = 0.0  # > 0: fit the softmax of the teacher's scores (0: its best set)
+    pretrain_temperature: float = 0.0  # > 0: fit the softmax of the teacher's scores, or an mcts teacher's visits ** (1/T) (0: its best set)
     pretrain_rounds: int = 0
     pretrain_workers: int = 2
     # self-play

@@ -32,6 +32,10 @@ teacher's whole ranking instead: the target is ``softmax(scores / T)`` over the 
 a scoring teacher's ``scored_actions`` (weights under 1e-4 of the best one dropped; stored
 sparse), and the loss is the cross-entropy to it, so a policy that misses the teacher's best
 move learns to miss towards a good one. The moves played and the best sets do not change.
+With an ``mcts`` teacher (``pretrain_teacher: "mcts:sims=50"``) the target is the search's own
+policy, its root visit counts ``n(a) ** (1 / T)`` normalised (T = 1: the visit distribution, as
+AlphaZero distils its search), and the move played is the search's; with T = 0 the target is
+that move alone.
 
 ``pretrain_symmetries: true`` augments the fit with the game's symmetries
 (``Game.symmetries()``, e.g. OTTO Game Over's three turns of the board): every decision of a
@@ -141,6 +145,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
     only labels the states (DAgger); otherwise the teacher's own moves are played.
     """
     from envs.core.bots import ScoringBot
+    from envs.core.mcts import MCTSBot
     from training.players import PolicyPlayer, make_player
     from training.train import build_single_env
 
@@ -150,6 +155,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
     driver = PolicyPlayer.load(driver_path, game) if driver_path else None
     scoring = isinstance(teacher, ScoringBot)
     temperature = float(cfg_dict.get("pretrain_temperature") or 0.0)
+    search = isinstance(teacher, MCTSBot) and temperature > 0  # soft targets from the visit counts
     gamma = float(cfg_dict["gamma"])
     seeds = np.random.SeedSequence(seed).spawn(first + count)[first:]
     obs_l: list[np.ndarray] = []
@@ -185,6 +191,14 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
                 target = np.zeros(mask.size, dtype=bool)
                 target[best] = True
                 best_l.append(target)
+            elif search:  # the search's move, and its root visits ** (1 / T) as the target
+                assert isinstance(teacher, MCTSBot)
+                action, legal, visits = teacher.act_with_visits(env.state, env.seat, rng)
+                w = (visits / visits.max()) ** (1.0 / temperature)
+                keep = w >= 1e-4
+                soft_n.append(int(keep.sum()))
+                soft_a.append(legal[keep].astype(np.int32))
+                soft_w.append((w[keep] / w[keep].sum()).astype(np.float32))
             else:
                 action = int(teacher.act(env.state, env.seat, rng))
             obs_l.append(obs)
@@ -215,7 +229,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
                 np.concatenate(soft_a) if soft_a else np.zeros(0, np.int32),
                 np.concatenate(soft_w) if soft_w else np.zeros(0, np.float32),
             )
-            if scoring and temperature > 0
+            if (scoring or search) and temperature > 0
             else None
         ),
     )
@@ -437,15 +451,17 @@ def fit(
 
 def check_pretrain_options(game: Any, cfg_dict: dict[str, Any], teacher_player: Any) -> None:
     """The warm start's options that depend on the game and its teacher (``TrainConfig.validate``
-    runs this before a run writes anything): soft targets need a scoring teacher, symmetries a
-    game that declares some."""
+    runs this before a run writes anything): soft targets need a scoring teacher or a search,
+    symmetries a game that declares some."""
     if float(cfg_dict.get("pretrain_temperature") or 0.0) > 0:
         from envs.core.bots import ScoringBot
+        from envs.core.mcts import MCTSBot
 
-        if not isinstance(teacher_player, ScoringBot):
+        if not isinstance(teacher_player, (ScoringBot, MCTSBot)):
             raise ValueError(
-                f"pretrain_temperature > 0 needs a teacher with scores (a ScoringBot); "
-                f"{cfg_dict['pretrain_teacher']!r} of {game.name} has none: set pretrain_temperature: 0"
+                f"pretrain_temperature > 0 needs a teacher with scores (a ScoringBot) or visit "
+                f"counts (mcts); {cfg_dict['pretrain_teacher']!r} of {game.name} has neither: "
+                "set pretrain_temperature: 0"
             )
     if cfg_dict.get("pretrain_symmetries") and not game.symmetries():
         from envs.core.registry import GAMES

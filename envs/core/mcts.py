@@ -327,6 +327,14 @@ class MCTSBot(Bot):
 
     # ------------------------------------------------------------------ public
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        return self.act_with_visits(state, player, rng)[0]
+
+    def act_with_visits(
+        self, state: GameState, player: int, rng: np.random.Generator
+    ) -> tuple[int, np.ndarray, np.ndarray]:
+        """:meth:`act` (the same move for the same ``rng``), with the search's policy: the legal
+        moves and the root's visit count of each (a lone legal move: one visit, no search), the
+        target a search is distilled to (``pretrain_temperature`` with an ``mcts`` teacher)."""
         if state.current_player() != player:
             raise ValueError(f"mcts: player {player} is not to move (mover {state.current_player()})")
         legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
@@ -334,9 +342,15 @@ class MCTSBot(Bot):
             raise ValueError("no legal action: the game is over")
         self.last_sims = 0
         if legal.size == 1:
-            return int(legal[0])
+            return int(legal[0]), legal, np.ones(1)
         root = self.search(state, player, rng)
-        return self._best_root_action(root, player, legal)
+        base = player * self.num_actions
+        children = root.children
+        visits = np.array(
+            [c.visits if (c := children.get(base + int(a))) is not None else 0 for a in legal],
+            dtype=np.float64,
+        )
+        return self._best_root_action(root, player, legal), legal, visits
 
     def search(self, state: GameState, player: int, rng: np.random.Generator) -> _Node:
         """Run the simulation budget from ``state`` as seen by ``player``; the root node."""

@@ -219,6 +219,47 @@ def test_soft_targets_are_the_softmax_of_the_teachers_scores() -> None:
     assert i == n and spread > n // 10, "many targets put weight on moves below the best"
 
 
+def test_a_search_teacher_gives_its_visit_counts_as_soft_targets() -> None:
+    """An ``mcts`` teacher with ``pretrain_temperature`` T > 0: the move played is the search's
+    (the same as ``act`` with the same stream: the games are those of the T = 0 collection)
+    and the target is its root visit counts ``n(a) ** (1 / T)`` normalised, checked by
+    replaying the episodes against the search itself."""
+    from envs.core.mcts import MCTSBot
+
+    teacher_spec = "mcts:sims=16"
+    cfg = _cfg(pretrain_teacher=teacher_spec, pretrain_temperature=2.0)
+    demos = collect_demonstrations(cfg, 60, seed=3)
+    plain = collect_demonstrations(_cfg(pretrain_teacher=teacher_spec), 60, seed=3)
+    assert plain.soft is None and demos.soft is not None and demos.targets is None
+    assert np.array_equal(demos.actions, plain.actions) and np.array_equal(demos.obs, plain.obs)
+    n = len(demos)
+    soft = demos.soft_targets(np.arange(n))
+    assert np.allclose(soft.sum(axis=1), 1.0, atol=1e-5) and not soft[~demos.masks].any()
+    env, game, bots = build_single_env(cfg)
+    teacher = make_bot(game, teacher_spec, bots)
+    assert isinstance(teacher, MCTSBot)
+    i, spread = 0, 0
+    for ss in np.random.SeedSequence(3).spawn(demos.episodes):
+        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
+        rng = np.random.default_rng(teacher_seed)
+        env.reset(seed=env_seed)
+        done = False
+        while not done:
+            action, legal, visits = teacher.act_with_visits(env.state, env.seat, rng)
+            assert legal.size == 1 or visits.sum() == 16
+            w = np.sqrt(visits / visits.max())
+            w[w < 1e-4] = 0.0
+            expected = np.zeros(game.num_actions)
+            expected[legal] = w / w.sum()
+            assert np.allclose(soft[i], expected, atol=1e-6), i
+            assert action == demos.actions[i] and soft[i, action] == soft[i].max()
+            spread += int((expected > 0).sum() > 1)
+            _, _, term, trunc, _ = env.step(action)
+            done = term or trunc
+            i += 1
+    assert i == n and spread > n // 4, "the search's targets spread over several moves"
+
+
 def test_soft_targets_survive_subsets_concatenation_and_symmetries() -> None:
     """The sparse soft targets are sliced and joined row by row, and turned with the board
     (float rows move like the boolean ones: OTTO Game Over's turns on random positions)."""
@@ -260,7 +301,8 @@ def test_soft_targets_survive_subsets_concatenation_and_symmetries() -> None:
 
 
 def test_soft_targets_need_a_scoring_teacher(tmp_path: Path) -> None:
-    """OTTO Game Over's ``greedy`` gives no scores: a temperature with it is refused, by name."""
+    """OTTO Game Over's ``greedy`` gives no scores (nor visit counts): a temperature with it is
+    refused, by name."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -272,7 +314,7 @@ def test_soft_targets_need_a_scoring_teacher(tmp_path: Path) -> None:
         "pretrain_samples": 10,
         "pretrain_temperature": 0.5,
     }
-    message = "pretrain_temperature > 0 needs a teacher with scores.*'greedy'"
+    message = "pretrain_temperature > 0 needs a teacher with scores .* or visit counts .*'greedy'"
     with pytest.raises(ValueError, match=message):  # the config's validation, before a run starts
         _cfg(**kw)
     cfg = _cfg(validate=False, **kw)
