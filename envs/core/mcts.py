@@ -327,7 +327,8 @@ class MCTSBot(Bot):
 
     # ------------------------------------------------------------------ public
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        return self.act_with_visits(state, player, rng)[0]
+        legal, root = self._root(state, player, rng)
+        return int(legal[0]) if root is None else self._best_root_action(root, player, legal)
 
     def act_with_visits(
         self, state: GameState, player: int, rng: np.random.Generator
@@ -335,15 +336,9 @@ class MCTSBot(Bot):
         """:meth:`act` (the same move for the same ``rng``), with the search's policy: the legal
         moves and the root's visit count of each (a lone legal move: one visit, no search), the
         target a search is distilled to (``pretrain_temperature`` with an ``mcts`` teacher)."""
-        if state.current_player() != player:
-            raise ValueError(f"mcts: player {player} is not to move (mover {state.current_player()})")
-        legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
-        if legal.size == 0:
-            raise ValueError("no legal action: the game is over")
-        self.last_sims = 0
-        if legal.size == 1:
+        legal, root = self._root(state, player, rng)
+        if root is None:
             return int(legal[0]), legal, np.ones(1)
-        root = self.search(state, player, rng)
         base = player * self.num_actions
         children = root.children
         visits = np.array(
@@ -351,6 +346,20 @@ class MCTSBot(Bot):
             dtype=np.float64,
         )
         return self._best_root_action(root, player, legal), legal, visits
+
+    def _root(
+        self, state: GameState, player: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, _Node | None]:
+        """The mover's legal moves, and the searched root (``None``: one legal move, no search)."""
+        if state.current_player() != player:
+            raise ValueError(f"mcts: player {player} is not to move (mover {state.current_player()})")
+        legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
+        if legal.size == 0:
+            raise ValueError("no legal action: the game is over")
+        self.last_sims = 0
+        if legal.size == 1:
+            return legal, None
+        return legal, self.search(state, player, rng)
 
     def search(self, state: GameState, player: int, rng: np.random.Generator) -> _Node:
         """Run the simulation budget from ``state`` as seen by ``player``; the root node."""

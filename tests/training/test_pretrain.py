@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,14 @@ def test_pretrain_has_its_own_learning_rate_and_batch_size(tmp_path: Path) -> No
     assert len(seen) == -(-record["rounds"][0]["train"] // 64)
 
 
+def _replayed_episodes(env: Any, episodes: int, seed: int) -> Iterator[np.random.Generator]:
+    """The collection's episodes again: ``env`` reset as each was dealt, and the teacher's stream."""
+    for ss in np.random.SeedSequence(seed).spawn(episodes):
+        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
+        env.reset(seed=env_seed)
+        yield np.random.default_rng(teacher_seed)
+
+
 def test_soft_targets_are_the_softmax_of_the_teachers_scores() -> None:
     """``pretrain_temperature`` T > 0: each decision's soft target is ``softmax(scores / T)`` of
     the teacher's scores over the legal moves (weights under 1e-4 of the best one dropped),
@@ -199,10 +208,7 @@ def test_soft_targets_are_the_softmax_of_the_teachers_scores() -> None:
     env, game, bots = build_single_env(cfg)
     teacher = make_bot(game, "heuristic", bots)
     i, spread = 0, 0
-    for ss in np.random.SeedSequence(3).spawn(demos.episodes):
-        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
-        rng = np.random.default_rng(teacher_seed)
-        env.reset(seed=env_seed)
+    for rng in _replayed_episodes(env, demos.episodes, seed=3):
         done = False
         while not done:
             legal, scores = teacher.scored_actions(env.state, env.seat, rng)
@@ -239,10 +245,7 @@ def test_a_search_teacher_gives_its_visit_counts_as_soft_targets() -> None:
     teacher = make_bot(game, teacher_spec, bots)
     assert isinstance(teacher, MCTSBot)
     i, spread = 0, 0
-    for ss in np.random.SeedSequence(3).spawn(demos.episodes):
-        env_seed, teacher_seed = (int(s.generate_state(1, np.uint64)[0] >> np.uint64(1)) for s in ss.spawn(2))
-        rng = np.random.default_rng(teacher_seed)
-        env.reset(seed=env_seed)
+    for rng in _replayed_episodes(env, demos.episodes, seed=3):
         done = False
         while not done:
             action, legal, visits = teacher.act_with_visits(env.state, env.seat, rng)
