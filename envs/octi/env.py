@@ -107,7 +107,8 @@ as ``str.strip``) and collapses runs of spaces (a tab or line break between the 
 non-ASCII character inside the text, is malformed); malformed or illegal text
 raises ``ValueError`` (the message says what was expected or lists the legal strings);
 an illegal index prints as ``"illegal <index>"``. ``env.unwrapped.snapshot()`` is the
-inspection hook of §8.
+inspection hook of §8 (once the game is over, ``phase`` is ``OVER`` and ``to_move`` still names
+the player who made the last move: nobody moves any more).
 
 **Reset options**: ``options={"moves": ["prong c2 N", "prong d6 S", ...]}`` plays those
 notation strings from the initial position (a convenience for setting up positions;
