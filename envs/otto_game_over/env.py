@@ -40,7 +40,9 @@ state, before the first ``reset()`` too (``illegal <i>`` only out of range); ``s
 surrounding whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces
 collapsed, and returns the index of any well-formed string, legal or not (the mask says which
 are legal); malformed text (a tab or line break between the words, or a non-ASCII character
-inside the text) raises ``ValueError``.
+inside the text, or words outside the table) raises ``ValueError`` naming the word that breaks
+it and the words the table allows there (``after 'card magnetic-inversion' comes one of
+player_0, player_1, player_2, player_3, got 'player_4'``), then the grammar.
 
 Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 -------------------------------------------------------------------------

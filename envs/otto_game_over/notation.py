@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 
-from envs.core.notation import canonical_text
+from envs.core.notation import WordTable, canonical_text
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import SQUARE_NAMES
 
@@ -48,6 +48,7 @@ def _build() -> tuple[str, ...]:
 
 ACTION_STRINGS: tuple[str, ...] = _build()
 ACTION_OF_STRING: dict[str, int] = {s: i for i, s in enumerate(ACTION_STRINGS)}
+_WORDS = WordTable(ACTION_STRINGS)
 
 
 def action_to_string(action: int) -> str:
@@ -65,5 +66,5 @@ def string_to_action(text: str) -> int:
         raise ValueError(f"an action string is expected, got {type(text).__name__}")
     key = canonical_text(text, GRAMMAR)
     if key not in ACTION_OF_STRING:
-        raise ValueError(f"malformed action {text!r}; expected {GRAMMAR}")
+        raise ValueError(f"malformed action {text!r}: {_WORDS.hint(key)}; expected {GRAMMAR}")
     return ACTION_OF_STRING[key]

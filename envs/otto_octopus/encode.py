@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.notation import canonical_text
+from envs.core.notation import WordTable, canonical_text
 from envs.otto_octopus.board import KINDS, NUM_KINDS, NUM_PLANES, OBS_VECTOR_SIZE, SQUARES, TILE_MIX
 from envs.otto_octopus.rules import NUM_ACTIONS, PASS, RETURN_BASE, STOP, SWAP_BASE, State
 
@@ -29,6 +29,7 @@ def _build_strings() -> tuple[str, ...]:
 
 ACTION_STRINGS: tuple[str, ...] = _build_strings()
 ACTION_INDEX: dict[str, int] = {s: i for i, s in enumerate(ACTION_STRINGS)}
+_WORDS = WordTable(ACTION_STRINGS)
 _GRAMMAR = (
     "'place <kind> <square>', 'pass', 'stop', 'return <kind>' or 'swap <kind> player_<0-3>' "
     f"with kind in {list(KINDS)} and square a1..h8"
@@ -48,7 +49,7 @@ def parse_action(text: str) -> int:
         raise ValueError(f"expected an action string, got {type(text).__name__}")
     key = canonical_text(text, _GRAMMAR)
     if key not in ACTION_INDEX:
-        raise ValueError(f"malformed action {text!r}; expected {_GRAMMAR}")
+        raise ValueError(f"malformed action {text!r}: {_WORDS.hint(key)}; expected {_GRAMMAR}")
     return ACTION_INDEX[key]
 
 

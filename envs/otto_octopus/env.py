@@ -124,7 +124,8 @@ whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces
 tab or line break between the words, or a non-ASCII character inside the text, is malformed)
 and returns the index of any canonical string, legal now or not (the mask says
 which; stepping an illegal one ends the episode, OTP-44). Anything else raises ``ValueError``
-saying what was expected.
+saying what was expected: the word that breaks it and the words allowed there (``after 'place
+straight' comes one of a1, b1, ...``), then the grammar.
 Examples: ``place turn-in d6``, ``place end-shell a8``, ``pass``, ``stop``,
 ``return bubbles``, ``swap end player_2``.
 

@@ -79,8 +79,12 @@ topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illeg
 illegal index; ``string_to_action(text)`` is case-insensitive, ignores surrounding whitespace (any Unicode
 whitespace, as ``str.strip``) and collapses runs of spaces (a tab or line break between the
 words, or a non-ASCII character inside the text, is malformed),
-and raises ``ValueError`` for malformed or illegal text. ``env.unwrapped.snapshot()`` is the §8 hook
-(``to_move`` is -1 once the game is over by its rules; when ``env()`` ends a game on an
+and raises ``ValueError`` for malformed text (naming the word that breaks it and the words
+allowed there, e.g. ``after 'play' comes one of 0, 1, ..., got '9'``) or illegal text (listing
+the legal moves). ``env.unwrapped.snapshot()`` is the §8 hook
+(``to_move`` is -1 once the game is over by its rules and after a truncation, ``max_plays``
+being the end of the game: nobody is to play then, though the dead steps go on; during an
+eliminated player's dead step mid-game it names the player to play; when ``env()`` ends a game on an
 illegal action, PettingZoo's way, only the AEC dicts end and the engine state, ``snapshot()``
 included, stays as it was before that action).
 

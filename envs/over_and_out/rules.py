@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.game import TERMINAL, GameState, clone_rng
-from envs.core.notation import canonical_text
+from envs.core.notation import WordTable, canonical_text
 from envs.over_and_out.cards import (
     ACTION_OF,
     ACTION_STRINGS,
@@ -42,6 +42,9 @@ from envs.over_and_out.cards import (
 from envs.over_and_out.config import Config
 
 __all__ = ["Config", "State"]
+
+#: where a malformed string departs from the notation (error messages only)
+_WORDS = WordTable(ACTION_STRINGS)
 
 
 @lru_cache(maxsize=64)
@@ -315,7 +318,10 @@ class State(GameState):
         key = canonical_text(text, f"'play <card>' with card in {list(TOKENS)}, or 'bust'")
         a = ACTION_OF.get(key)
         if a is None:
-            raise ValueError(f"expected 'play <card>' with card in {list(TOKENS)}, or 'bust'; got {text!r}")
+            raise ValueError(
+                f"malformed action {text!r}: {_WORDS.hint(key)}; "
+                f"expected 'play <card>' with card in {list(TOKENS)}, or 'bust'"
+            )
         bits = self.legal_bits()
         if not (bits >> a) & 1:
             legal = [ACTION_STRINGS[x] for x in LEGAL_LISTS[bits]]

@@ -138,6 +138,10 @@ def test_s07_reshuffle_and_truncation() -> None:
     assert e.truncations == {P0: True, P1: True}
     assert e.terminations == {P0: False, P1: False}
     assert e.rewards == {P0: 0, P1: 0}
+    # the doc page's reading of §8: after a truncation nobody is to play, through every dead step
+    assert snap(e)["to_move"] == -1 and snap(e)["plays"] == 6
+    e.step(None)
+    assert snap(e)["to_move"] == -1
 
 
 @pytest.mark.parametrize("mode", ["placement", "winner_only"])
