@@ -80,7 +80,11 @@ observer's own back rank and plane "direction 0" is its forward; OCT-47):
 | 49 + 9k .. 56 + 9k | own pod id k has a prong in egocentric direction e, on its square |
 
 The per-pod planes 48.. tell which action index moves which pod (actions are indexed by
-pod id) and keep stacks exact; Octi has no hidden information.
+pod id) and keep stacks exact; Octi has no hidden information. "Own" and "enemy" are always
+the observer's, not the mover's (channel 38 reads 0 for the agent watching the other's
+turn). Once the game is over, the turn planes (20-26, 38, 40-47) are 0 as well as the phase
+planes, even when a base win ends a turn midway; ``to_dict()`` keeps that turn's origin,
+movers and jumped squares, and the rgb picture still marks them.
 
 **Parameters** (``env(**params)``; bad values raise ``ValueError`` naming the parameter):
 
@@ -97,7 +101,9 @@ pod id) and keep stacks exact; Octi has no hidden information.
 ``"human"``; anything else raises ``ValueError``). A finished game's text and picture say how
 it ended, read off the final position: the winner reached an enemy base (OCT-42), holds all
 three enemy bases (OCT-43), or the loser cannot move (OCT-44); a draw by the turn limit
-(OCT-45) or threefold repetition (OCT-52).
+(OCT-45) or threefold repetition (OCT-52). When ``env()`` ends a game on an illegal action
+(PettingZoo's way), only the AEC dicts end: the engine state, ``snapshot()``, the observation
+planes and the render stay those of the position before that action.
 
 **Notation** (spec §8, ``env.unwrapped.action_to_string`` / ``string_to_action``): squares
 ``a1``..``f7`` / ``i9`` and directions are absolute for both players; a pod is named by

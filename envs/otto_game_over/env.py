@@ -110,7 +110,9 @@ Bad values raise ``ValueError`` naming the parameter.
 Rewards (spec §5): only at the end. "game": winners (T-k)/(k(T-1)), losers -1/(T-1) (two
 sides: +1/-1, draw 0); truncation after ``max_matches`` regular matches pays 0. "match":
 (own match score - mean of the others) / 32. Solo: victory max(score, 0)/32, defeat -1.
-Illegal action through ``env()``: -1 to the mover, game over (OGO-63). ``infos``:
+Illegal action through ``env()``: -1 to the mover, game over (OGO-63); only the AEC dicts
+end (PettingZoo's way): the engine state, ``snapshot()``, the observations and the render stay
+those of the position before that action. ``infos``:
 ``match_scores``, ``totals``, ``winners`` (+ ``solo_score``).
 
 Symmetries

@@ -96,7 +96,8 @@ and 0 for the others (OTP-44). ``infos``: ``scores`` (running), and once the gam
 its rules or cut off ``final_scores`` and ``winners`` (seats; empty after a truncation, which
 pays 0 to everyone: ``final_scores`` are then counted as at a normal end at the moment of the
 cut, running score minus tiles in hand, and in solo minus the pile too). A game ended by an
-illegal action has only ``scores``.
+illegal action has only ``scores``, and only its AEC dicts end (PettingZoo's way): the engine
+state, the observations and the render stay those of the position before that action.
 
 Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the
 pile size, the hand of the seat to act and, in the open game, the tiles the other seats show;

@@ -114,10 +114,18 @@ def test_illegal_action_ends_game(game_config: tuple[str, dict[str, Any]]) -> No
             break
         env.step(int(rng.integers(obs["action_mask"].size)))
     mover = env.agent_selection
+    before = env.unwrapped.state.to_dict()
+    seen = {a: env.observe(a)["observation"].copy() for a in env.agents}
     env.step(int(illegal[0]))
     assert all(env.terminations[a] or env.truncations[a] for a in env.agents)
     assert env.rewards[mover] == -1
     assert all(env.rewards[a] == 0 for a in env.agents if a != mover)
+    # the doc pages: only the AEC dicts end; the position stays the one before the action
+    assert env.unwrapped.state.to_dict() == before
+    for a in env.agents:
+        o = env.observe(a)
+        np.testing.assert_array_equal(o["observation"], seen[a])
+        assert not o["action_mask"].any()
 
 
 def test_out_of_bounds_action_asserts(game_name: str) -> None:

@@ -70,6 +70,12 @@ def test_s02_through_env() -> None:
         e.step(e.unwrapped.string_to_action(s))
     assert all(e.terminations.values())
     assert e.rewards == {"player_0": 1.0, "player_1": -1.0}
+    # the doc page: once over, the turn and phase planes are 0, though the base win came
+    # midway through a turn whose origin the state keeps
+    assert e.unwrapped.state.to_dict()["origin"] >= 0
+    turn_planes = [*range(20, 32), 38, *range(40, 48)]
+    for agent in e.agents:
+        assert not e.observe(agent)["observation"][turn_planes].any()
 
 
 def test_s03a_capture_own_then_capture() -> None:
