@@ -75,9 +75,9 @@ def _end(st: State) -> tuple[str, str]:
 def _status(st: State) -> list[str]:
     if st.phase == OVER:
         result, how = _end(st)
-        head = f"game over after {st.turn} turns: {result}" + (
-            "" if result.startswith("draw") else f" ({how})"
-        )
+        # a landing on an enemy base ends the game inside the turn, before END counts it (OCT-42)
+        when = f"in turn {st.turn + 1}" if how == "reached an enemy base" else f"after {st.turn} turns"
+        head = f"game over {when}: {result}" + ("" if result.startswith("draw") else f" ({how})")
     else:
         head = (
             f"turn {st.turn + 1} of {st.config.turn_limit}: player_{st.to_move} "

@@ -169,8 +169,12 @@ def test_a_finished_game_says_how_it_ended() -> None:
             st = game.new_initial_state(np.random.default_rng(seed))
             rng = np.random.default_rng(seed)
             while not st.is_terminal():
+                last_turn = st.turn + 1  # the turn (1-based) of the action about to be played
                 st.apply(int(rng.choice(np.flatnonzero(st.legal_mask()))))
             result, how = _end(st)
+            # a base win comes inside its turn; every other end once the turn is complete
+            when = f"in turn {last_turn}" if how == "reached an enemy base" else f"after {last_turn} turns"
+            assert f"game over {when}: " in render_ansi(st)
             r = st.returns()
             w = 0 if r[0] > 0 else 1
             own = {st.pos[w * st.P + p] for p in range(st.P)}
