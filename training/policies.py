@@ -21,7 +21,7 @@ it also uses torch's fused Adam.
 Probabilities, log-probabilities, entropy and their gradients equal sb3-contrib's to float
 rounding (``tests/training/test_policies.py``); samples follow the same distribution but are
 not the same draws. With these kernels ``MaskablePPO.learn()`` ran 1.5-1.8 times as fast on
-the two Otto games (README, "Learner throughput"), and the behaviour-cloning fit gained alike.
+the two Otto games (``docs/results/SPEED.md``), and the behaviour-cloning fit gained alike.
 
 One more exact shortcut, for wide action spaces: :class:`SupportCategorical` (from
 ``SUPPORT_MIN_ACTIONS`` actions on) computes only the logits of the actions legal somewhere in

@@ -151,10 +151,11 @@ at once by ``evaluate``). Basic, seats rotated, 100 games each (``examples/mcts_
 
 **Speed** (uniform random play, ``eightfold bench --games octi --seconds 3``, which runs
 PettingZoo ``connect_four_v3.env()`` as the reference row in the same run; X rows with
-``max_turns=60``; three runs on a shared 2-core machine, the README's table among them):
-through ``env()`` basic 2.0-2.2x connect_four, x_fast 1.88-2.1x, x_classic 1.65-1.9x; engine
-alone (legal_mask + apply + random choice) basic 6.5-7.8x, x_fast 4.9-5.8x, x_classic
-4.6-5.7x (the README's run of 2026-12-01: 2.16 / 1.88 / 1.71 and 6.47 / 4.86 / 4.64). Observations keep
+``max_turns=60``; three runs on a shared 2-core machine): through ``env()`` basic 2.0-2.2x
+connect_four, x_fast 1.88-2.1x, x_classic 1.65-1.9x; engine alone (legal_mask + apply +
+random choice) basic 6.5-7.8x, x_fast 4.9-5.8x, x_classic 4.6-5.7x (2026-12-01: 2.16 / 1.88 /
+1.71 and 6.47 / 4.86 / 4.64). The README's run of 2026-12-05, on a quiet machine: 2.47 / 2.27 /
+2.23 and 6.50 / 5.37 / 5.01. Observations keep
 their pod planes per observer and update only the pods that changed since the last call
 (``encode.PodPlanes``; byte-identical to a full rebuild); legal masks are computed once per
 position from neighbour tables.

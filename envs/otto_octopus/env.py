@@ -239,7 +239,9 @@ interleaved in one process (12 rounds of 0.4 s each: connect_four, otto ``env()`
 engine, connect_four; median of the per-round ratios): ``env()`` **1.57 - 1.60x** (two
 runs; single rounds 1.25 - 1.79), engine alone (``legal_mask`` + ``apply``) 3.1 - 3.2x; the
 previous release measured 1.39 - 1.41x / 2.75x the same way, with the same core adapter. ``eightfold bench --games otto_octopus --seconds 3`` gave
-1.30 - 1.97 for ``env()`` across runs on the same code (load varied). About half of an
+1.30 - 1.97 for ``env()`` across runs on the same code (load varied); the README's run of
+2026-12-05, on a quiet machine: ``env()`` 1.94x, engine 3.64x (2 players; solo 1.69x / 2.75x,
+3 players open 2.01x / 3.78x, 4 players simplified 2.10x / 3.82x). About half of an
 ``env()`` step is now the shared adapter and wrappers. What makes it fast: the placement
 table (legal squares per kind, hand-independent) is built once per board from 64-bit
 int square sets (occupied squares, open tips, last usable exits of unstarted arms: C1-C3

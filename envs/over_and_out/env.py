@@ -153,7 +153,8 @@ about perfect inference of the other hand.
 
 **Speed** (random play, this 2-core machine, shared; ``eightfold bench``, ratios to
 ``connect_four_v3.env()`` measured in the same run): ``env()`` (N = 4) ~3.5-4x, the engine alone
-(``legal_mask`` + ``apply``) ~13-18x. Per agent step of ``env()`` the observation costs ~8 us,
+(``legal_mask`` + ``apply``) ~13-18x; the README's run of 2026-12-05, on a quiet machine: 4.14x
+and 11.62x (2 players 4.04x and 11.31x). Per agent step of ``env()`` the observation costs ~8 us,
 the engine's ``apply`` + ``legal_mask`` ~4 us; the rest is the AEC bookkeeping.
 
 **Version history**
