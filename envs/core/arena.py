@@ -1,7 +1,7 @@
 """Bot-vs-bot games on the engine alone (no PettingZoo), for measuring baselines.
 
 from envs.core.arena import play_game, play_match
-result = play_match(game, [bot_a, bot_b], games=500, seed=0)   # seats rotated
+result = play_match(game, [bot_a, bot_b], games=500, seed=0)   # one bot per seat, seats rotated
 """
 
 from __future__ import annotations
@@ -64,13 +64,19 @@ def play_match(
     seed: int = 0,
     options: dict[str, Any] | None = None,
 ) -> MatchResult:
-    """``games`` games with ``bots`` rotated through the seats (game g: bots[0] sits in seat g mod n).
+    """``games`` games with ``bots`` rotated through the seats (game g: bots[0] sits in seat g mod n);
+    one bot per seat, ``ValueError`` otherwise.
 
     A game counts as a win for ``bots[0]`` when its return beats every rival's, a draw when
     it ties the best of them, a loss otherwise; in a 2v2 game the partner seat opposite
-    (:func:`~envs.core.game.team_seats`, which shares the team's return) is no rival.
+    (:func:`~envs.core.game.team_seats`, which shares the team's return) is no rival. Solo
+    (one seat, no rival): a positive return is a win, zero a draw, a negative one a loss, as
+    in the training view's ``outcome`` (OTTO Game Over: a victory with a score above 0 wins,
+    a defeat, -1, loses; Otto the Octopus: the sign of the final score).
     """
     n = game.num_players
+    if len(bots) != n:
+        raise ValueError(f"need {n} bots, one per seat, got {len(bots)}")
     res = MatchResult()
     for g in range(games):
         shift = g % n
@@ -79,7 +85,7 @@ def play_match(
         mine = ret[shift]
         team = team_seats(game, shift)
         rivals = [float(ret[s]) for s in range(n) if s not in team]
-        best = max(rivals) if rivals else -np.inf  # solo: no rival, a win as before
+        best = max(rivals) if rivals else 0.0  # solo: the sign of the return decides
         res.games += 1
         res.returns.append(float(mine))
         if mine < best - 1e-9:

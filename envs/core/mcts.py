@@ -279,8 +279,10 @@ class MCTSBot(Bot):
         self.sims: int | None = _positive("sims", sims, int)
         self.time: float | None = _positive("time", time, float)
         if self.sims is None and self.time is None:
-            self.sims = p["sims"] = 200  # the budget in force, as params reports it
+            self.sims = 200
         self.c: float = _positive("c", c, float, allow_none=False)
+        # params report the budget in force and the numbers as read (``sims=1e3`` is 1000)
+        p["sims"], p["time"], p["c"] = self.sims, self.time, self.c
         evaluate = getattr(game, "evaluate", None)
         self.evaluate: Callable[[GameState], np.ndarray] | None = evaluate if callable(evaluate) else None
         if depth == "auto":  # a short rollout and the game's evaluation, else play out

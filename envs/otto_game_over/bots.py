@@ -214,6 +214,8 @@ class GreedyBot(Bot):
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
         assert isinstance(state, State)
         legal = state.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over")
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:
@@ -247,6 +249,8 @@ class HeuristicBot(ScoringBot):
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
         assert isinstance(state, State)
         legal = state.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over")
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:

@@ -580,3 +580,15 @@ def test_spec_name_is_trimmed_and_params_report_the_budget_in_force() -> None:
     entry = get_game("over_and_out")
     bot = make_bot(entry.game_class()(num_players=2), " mcts :c=0.5", dict(entry.bots()))
     assert isinstance(bot, MCTSBot) and bot.params["sims"] == 200 and bot.params["c"] == 0.5
+
+
+def test_params_report_numbers_as_read() -> None:
+    """``sims=1e3`` runs 1,000 simulations, and ``params`` (what logs and reports show) says
+    the int 1000, not the float the spec string parsed to."""
+    from envs.core.registry import get_game
+
+    entry = get_game("over_and_out")
+    bot = make_bot(entry.game_class()(num_players=2), "mcts:sims=1e3,c=1", dict(entry.bots()))
+    assert isinstance(bot, MCTSBot) and bot.sims == 1000
+    assert type(bot.params["sims"]) is int and bot.params["sims"] == 1000
+    assert type(bot.params["c"]) is float and bot.params["time"] is None

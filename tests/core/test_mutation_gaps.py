@@ -571,12 +571,26 @@ def test_play_match_counts_a_2v2_team_win_as_a_win() -> None:
     assert res.wins + res.losses == decisive and res.draws == res.games - decisive
 
 
-def test_play_match_solo_has_no_rival_and_counts_a_win() -> None:
-    """Solo: no other seat, so every game counts as a win, as it always did (``returns``
-    carry the scores)."""
-    from envs.core.bots import RandomBot
-    from envs.core.registry import get_game
+@pytest.mark.parametrize("name", ["otto_octopus", "otto_game_over"])
+def test_play_match_solo_counts_by_the_sign_of_the_return(name: str) -> None:
+    """Solo: no rival, so the sign of the return decides (OTTO Game Over's defeat, -1, is a
+    loss; it used to count every solo game as a win), as the training view's ``outcome``."""
+    from training.single_agent import outcome
 
-    game = get_game("otto_octopus").game_class()(num_players=1)
-    res = play_match(game, [RandomBot(game)], 3, seed=0)
-    assert (res.wins, res.draws, res.losses) == (3, 0, 0)
+    game = get_game(name).game_class()(num_players=1)
+    res = play_match(game, [RandomBot(game)], 6, seed=0)
+    signs = [(r > 0) - (r < 0) for r in res.returns]
+    assert (res.wins, res.draws, res.losses) == (signs.count(1), signs.count(0), signs.count(-1))
+    kinds = [outcome(np.array([r]), 0) for r in res.returns]
+    assert (res.wins, res.draws, res.losses) == (kinds.count("win"), kinds.count("draw"), kinds.count("loss"))
+    assert res.losses > 0  # random play loses at least one of these deals in both games
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "count"), [("octi", {}, 3), ("over_and_out", {"num_players": 3}, 2)]
+)
+def test_play_match_needs_one_bot_per_seat(name: str, params: dict[str, Any], count: int) -> None:
+    """Too many bots were silently dropped and too few failed with an IndexError mid-match."""
+    game = get_game(name).game_class()(**params)
+    with pytest.raises(ValueError, match=f"need {game.num_players} bots, one per seat, got {count}"):
+        play_match(game, [RandomBot(game)] * count, 2)

@@ -166,3 +166,19 @@ def test_heuristic_shortcuts_equal_the_full_computation() -> None:
                     with_x += bool(full)
             st.apply(int(legal[rng.integers(len(legal))]))
     assert checked > 1000 and with_x > 0, (checked, with_x)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "heuristic"])
+def test_bots_refuse_a_finished_game_in_words(bot: str) -> None:
+    """Asked to move in a finished game, the scripted bots say so, as the shared ones do (they
+    raised numpy's messages about empty arrays)."""
+    from envs.core.registry import get_game
+
+    game = OttoGameOverGame(num_players=2, episode="match")
+    st = game.new_initial_state(np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    while not st.is_terminal():
+        st.apply(int(rng.choice(np.flatnonzero(st.legal_mask()))))
+    player = get_game("otto_game_over").bots()[bot](game)
+    with pytest.raises(ValueError, match="no legal action: the game is over"):
+        player.act(st, 0, rng)
