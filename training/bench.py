@@ -135,7 +135,11 @@ def learner_bench(
     from training.throughput import format_result, run_learner_bench
 
     result = run_learner_bench(
-        env, parse_params(params), timesteps, policy=policy, settings=parse_params(settings or [])
+        env,
+        parse_params(params),
+        timesteps,
+        policy=policy,
+        settings=parse_params(settings or [], flag="--set"),
     )
     print(format_result(result))
     if json_path:

@@ -68,7 +68,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.vs is not None and args.random:
         raise ValueError("choose one: --random (watch a random game) or --vs <bot|model> (play)")
     if args.vs is None and args.seat != 0:
-        raise ValueError("--seat is your seat with --vs; --random has no human seat")
+        raise ValueError("--seat is your seat with --vs <bot|model>; a game without --vs has no human seat")
     if args.vs is not None:
         from training.play import play_vs
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,13 @@ CONFIG_DIR = find_config_dir(Path(__file__).resolve().parent)
 #: values of the ``policy`` option (``training.policies.policy_class``): ``masked`` is
 #: ``MaskedPolicy``, ``sb3`` sb3-contrib's ``MaskableActorCriticPolicy`` (the runs before 2026-12-01)
 POLICIES = ("masked", "sb3")
+
+
+#: the options that are ``MaskablePPO`` constructor arguments of the same name
+PPO_KWARGS = (
+    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range",
+    "ent_coef", "vf_coef", "max_grad_norm",
+)  # fmt: skip
 
 
 @dataclass
@@ -88,6 +96,11 @@ class TrainConfig:
     # RLlib backend only: passed to PPOConfig.training as is (e.g. {"lambda_": 0.95})
     rllib: dict[str, Any] = field(default_factory=dict)
 
+    def ppo_kwargs(self) -> dict[str, Any]:
+        """The settings of ``MaskablePPO(...)`` this config fixes (``eightfold train`` and the
+        learner benchmark build the model from the same ones)."""
+        return {name: getattr(self, name) for name in PPO_KWARGS}
+
     def validate(self) -> None:
         for f in dataclasses.fields(self):
             _check_type(f, getattr(self, f.name))
@@ -124,22 +137,24 @@ class TrainConfig:
             if not low <= float(getattr(self, name)) <= high:
                 raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {getattr(self, name)!r}")
         for name in ("learning_rate", "clip_range", "max_grad_norm"):
-            if not float(getattr(self, name)) > 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+            if not 0 < float(getattr(self, name)) < math.inf:
+                raise ValueError(f"{name} must be a finite number > 0, got {getattr(self, name)!r}")
         for name in ("shaping", "ent_coef", "vf_coef"):
-            if not float(getattr(self, name)) >= 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+            if not 0 <= float(getattr(self, name)) < math.inf:
+                raise ValueError(f"{name} must be a finite number >= 0, got {getattr(self, name)!r}")
         for name in ("pretrain_samples", "pretrain_epochs", "pretrain_rounds"):
             if int(getattr(self, name)) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
-        if self.pretrain_learning_rate is not None and not float(self.pretrain_learning_rate) > 0:
+        if self.pretrain_learning_rate is not None and not 0 < float(self.pretrain_learning_rate) < math.inf:
             raise ValueError(
-                f"pretrain_learning_rate must be > 0 or null, got {self.pretrain_learning_rate!r}"
+                f"pretrain_learning_rate must be a finite number > 0 or null, got {self.pretrain_learning_rate!r}"
             )
         if self.pretrain_batch_size is not None and int(self.pretrain_batch_size) < 1:
             raise ValueError(f"pretrain_batch_size must be >= 1 or null, got {self.pretrain_batch_size!r}")
-        if not float(self.pretrain_temperature) >= 0:
-            raise ValueError(f"pretrain_temperature must be >= 0, got {self.pretrain_temperature!r}")
+        if not 0 <= float(self.pretrain_temperature) < math.inf:
+            raise ValueError(
+                f"pretrain_temperature must be a finite number >= 0, got {self.pretrain_temperature!r}"
+            )
         if int(self.pretrain_workers) < 1:
             raise ValueError(f"pretrain_workers must be >= 1, got {self.pretrain_workers!r}")
         rollout = int(self.n_steps) * int(self.n_envs)
@@ -150,8 +165,8 @@ class TrainConfig:
             )
         if not self.opponents:
             raise ValueError("opponents must name at least one opponent")
-        if any(float(w) <= 0 for w in self.opponents.values()):
-            raise ValueError(f"opponent weights must be > 0, got {self.opponents}")
+        if not all(0 < float(w) < math.inf for w in self.opponents.values()):
+            raise ValueError(f"opponent weights must be finite numbers > 0, got {self.opponents}")
         if not isinstance(self.rllib, dict):
             raise ValueError(f"rllib must be a mapping of PPOConfig.training settings, got {self.rllib!r}")
         if not isinstance(self.eval_opponents, list):

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from envs.core.game import team_seats
 from envs.core.registry import get_game
 from training.params import int_at_least, output_file, parse_params
 from training.tournament import PairResult, bradley_terry_elo, play_pairing
@@ -119,10 +120,14 @@ def run_tournament(
     for part in parts:
         merged.setdefault((part.a, part.b), PairResult(part.a, part.b)).merge(part)
     results = [merged[p] for p in pairs]
+    solo = game.num_players == 1
     return {
         "env": get_game(env).env_id,
         "params": params,
         "num_players": game.num_players,
+        # the sides a game is won between (2v2: two teams; solo: two players on the same deals)
+        "sides": 2 if solo else game.num_players // len(team_seats(game, 0)),
+        "seating": "the same deals, scores compared" if solo else "seats rotated",
         "games_per_pairing": games,
         "players": list(players),
         "pairs": [r.summary() for r in results],

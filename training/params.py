@@ -24,13 +24,16 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def parse_params(items: Iterable[str] | None, variant: str | None = None) -> dict[str, Any]:
-    """``["num_players=3", "deck_counts={\\"0\\": 9}"]`` -> dict; ``ValueError`` if malformed."""
+def parse_params(
+    items: Iterable[str] | None, variant: str | None = None, flag: str = "--param"
+) -> dict[str, Any]:
+    """``["num_players=3", "deck_counts={\\"0\\": 9}"]`` -> dict; ``ValueError`` naming ``flag``
+    if malformed."""
     params: dict[str, Any] = {}
     for item in items or []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"malformed --param {item!r}; expected key=value")
+            raise ValueError(f"malformed {flag} {item!r}; expected key=value")
         params[key.strip()] = parse_value(value.strip())
     if variant is not None:
         params["variant"] = variant

@@ -173,7 +173,7 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     if found is not None and get_game(found[0]).name != game.name:
         raise ValueError(
             f"{spec.strip()} was trained on {get_game(found[0]).name}, not {game.name}: "
-            f"name its game (or leave the env out and let the players' runs name it)"
+            f"name {get_game(found[0]).name} as the env"
         )
     trained = (found or ("", {}))[1]
 

@@ -129,8 +129,10 @@ def plot_tournament(res: dict[str, Any], out: Path) -> Path:
     ax1.barh(y, wr, xerr=err.T.reshape(2, -1), color="tab:blue", alpha=0.8, capsize=4)
     ax1.set_yticks(y, labels)
     ax1.set_xlim(0, 1)
-    ax1.axvline(1 / max(2, int(res.get("num_players", 2))), color="grey", lw=0.8, ls="--")  # even odds
-    ax1.set_xlabel(f"win rate, 95% Wilson CI ({res['games_per_pairing']} games, seats rotated)")
+    sides = int(res.get("sides", max(2, int(res.get("num_players", 2)))))
+    ax1.axvline(1 / sides, color="grey", lw=0.8, ls="--")  # even odds between the sides
+    seating = res.get("seating", "seats rotated")
+    ax1.set_xlabel(f"win rate, 95% Wilson CI ({res['games_per_pairing']} games, {seating})")
     elo = sorted(res["elo"].items(), key=lambda kv: kv[1])
     base = min(e for _, e in elo) - 100.0  # bars from below the weakest, so differences show
     ax2.barh([short[n] for n, _ in elo], [e - base for _, e in elo], left=base, color="tab:orange")

@@ -16,9 +16,10 @@ Two more numbers say whether the env or the network limits a game's rate:
     eightfold bench --learner over_and_out --param num_players=2 --timesteps 20000
     python -m training.throughput over_and_out --param num_players=2
 
-Both sides: the game's training config (``configs/<game>.yaml``: n_envs, n_steps, batch,
-epochs, network, ``policy``: :class:`training.policies.MaskedPolicy` unless ``--policy sb3``),
-``DummyVecEnv``, random opponents, no callbacks. Connect Four's
+Both sides: the game's training config (``configs/<game>.yaml``: n_envs, the PPO settings,
+network, ``policy``: :class:`training.policies.MaskedPolicy` unless ``--policy sb3``,
+``torch_threads``), ``DummyVecEnv``, random opponents, no callbacks; ``--set`` changes any of
+these (:data:`BENCH_OPTIONS`) and refuses the options the benchmark does not use. Connect Four's
 observation is given the same kind of network: planes ``(2, 6, 7)`` for a CNN config, a
 flat vector of 84 for an MLP one.
 """
@@ -35,7 +36,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from training.config import TrainConfig, default_config_path, merge, read_yaml
+from training.config import PPO_KWARGS, TrainConfig, default_config_path, merge, read_yaml
 from training.params import int_at_least, parse_params
 
 
@@ -85,6 +86,19 @@ class ConnectFourView(gym.Env[np.ndarray, np.int64]):
         reward = float(self.aec._cumulative_rewards.get(self.me, 0.0)) if done else 0.0
         return self._obs(), reward, done, False, {}
 
+
+#: the options of a training config the benchmark uses (``--set`` takes these only)
+BENCH_OPTIONS = (
+    *PPO_KWARGS,
+    "n_envs",
+    "net_arch",
+    "cnn_channels",
+    "features_dim",
+    "policy",
+    "seed",
+    "torch_threads",
+    "params",
+)
 
 #: decisions of random play the null env replays (the game's own observations and masks)
 NULL_RECORDED = 1024
@@ -205,11 +219,7 @@ def _learn_rate(
     model = MaskablePPO(
         policy_class(cfg.policy),
         vec,
-        n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        learning_rate=cfg.learning_rate,
-        ent_coef=cfg.ent_coef,
+        **cfg.ppo_kwargs(),
         policy_kwargs=policy_kwargs(obs_shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim),
         seed=cfg.seed,
         device="cpu",
@@ -240,7 +250,6 @@ def run_learner_bench(
     from training.players import OpponentPool
     from training.single_agent import SingleAgentEnv
 
-    torch.set_num_threads(1)
     entry = get_game(env)
     cfg = TrainConfig(env=entry.name)
     path = default_config_path(entry.name)
@@ -249,8 +258,15 @@ def run_learner_bench(
     if policy is not None:
         cfg = merge(cfg, {"policy": policy}, "--policy")
     if settings:
-        cfg = merge(cfg, settings, "--set")
+        cfg = merge(cfg, settings, "--set")  # an unknown option is refused here
+        unused = sorted(set(settings) - set(BENCH_OPTIONS))
+        if unused:
+            raise ValueError(
+                f"--set {', '.join(unused)}: not used by the learner benchmark (random opponents, DummyVecEnv, "
+                f"no warm start, evaluation or checkpoints); it takes {list(BENCH_OPTIONS)}"
+            )
     cfg.validate()
+    torch.set_num_threads(cfg.torch_threads)  # the config's, as eightfold train sets it
     params = {**cfg.params, **params}
     game = entry.game_class()(**params)
     from training.bench import reference_runner
@@ -344,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
             args.timesteps,
             args.repeats,
             args.policy,
-            parse_params(args.set),
+            parse_params(args.set, flag="--set"),
         )
     except ValueError as exc:
         print(f"training.throughput: error: {exc}", file=sys.stderr)

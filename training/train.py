@@ -17,9 +17,10 @@ written to ``<out>/config.yaml``. A run directory holds::
 
 A new run in a directory that holds one replaces that run's files (``tb/`` aside, where
 TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
-(``model.zip``, or a later checkpoint of an interrupted run) with its ``config.yaml``: the game
-and the network cannot change, the PPO settings and the other options can (``--set``), and
-``--timesteps`` must go beyond the steps already trained.
+(``model.zip``, or a later checkpoint of an interrupted run) with its ``config.yaml``: the game,
+the network and the warm start (``pretrain_*``, run once before the first PPO step) cannot
+change, the PPO settings and the other options can (``--set``), and ``--timesteps`` must go
+beyond the steps already trained.
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
 uses a fixed number of threads).
@@ -28,16 +29,19 @@ uses a fixed number of threads).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import platform
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from envs.core.registry import get_game
 from training.config import (
+    PPO_KWARGS,
     TrainConfig,
     default_config_path,
     merge,
@@ -131,7 +135,7 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
         flags["final_eval_games"] = args.eval_games
     if args.no_progress:
         flags["progress_bar"] = False
-    flags.update(parse_params(args.set))
+    flags.update(parse_params(args.set, flag="--set"))
     cfg = merge(cfg, flags, "command line")
     cfg.env, cfg.out = name, str(out)
     cfg.validate()
@@ -150,22 +154,33 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
 
 #: options fixed by the saved model's network: a resume cannot change them
 NETWORK_OPTIONS = ("policy", "net_arch", "cnn_channels", "features_dim")
+#: the behaviour-cloning warm start's options: it ran (or not) when the run began
+PRETRAIN_OPTIONS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name.startswith("pretrain_"))
 #: PPO settings a resume applies to the loaded model (``--set``); the rest of the options act
 #: on the envs, the pools and the callbacks, which a resume builds anew
-PPO_OPTIONS = (
-    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range",
-    "ent_coef", "vf_coef", "max_grad_norm", "seed",
-)  # fmt: skip
+PPO_OPTIONS = (*PPO_KWARGS, "seed")
 
 
 def check_resume(cfg: TrainConfig, saved: dict[str, Any], out: Path) -> None:
-    """A resume keeps the saved network and goes beyond the steps already trained."""
+    """A resume keeps the saved network and the warm start the run began with, and goes beyond
+    the steps already trained."""
     defaults = TrainConfig(env=cfg.env)
-    changed = [k for k in NETWORK_OPTIONS if getattr(cfg, k) != saved.get(k, getattr(defaults, k))]
+
+    def changed_of(names: Sequence[str]) -> list[str]:
+        return [k for k in names if getattr(cfg, k) != saved.get(k, getattr(defaults, k))]
+
+    changed = changed_of(NETWORK_OPTIONS)
     if changed:
         raise ValueError(
             f"--resume: {', '.join(changed)} cannot change (the saved model's network has "
             f"{ {k: saved.get(k, getattr(defaults, k)) for k in changed} }); start a new run instead"
+        )
+    changed = changed_of(PRETRAIN_OPTIONS)
+    if changed:
+        raise ValueError(
+            f"--resume: {', '.join(changed)} cannot change (the warm start ran once, before the run's "
+            f"first PPO step, with { {k: saved.get(k, getattr(defaults, k)) for k in changed} }); "
+            "start a new run instead"
         )
     path, steps = latest_model_steps(out)
     if path is None:
@@ -243,16 +258,7 @@ def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
     return MaskablePPO(
         policy_class(cfg.policy),
         vec,
-        learning_rate=cfg.learning_rate,
-        n_steps=cfg.n_steps,
-        batch_size=cfg.batch_size,
-        n_epochs=cfg.n_epochs,
-        gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda,
-        clip_range=cfg.clip_range,
-        ent_coef=cfg.ent_coef,
-        vf_coef=cfg.vf_coef,
-        max_grad_norm=cfg.max_grad_norm,
+        **cfg.ppo_kwargs(),
         policy_kwargs=policy_kwargs(
             vec.observation_space.shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim
         ),

@@ -270,6 +270,15 @@ def test_play_rejects_a_bad_seat() -> None:
         (("render", "--seed", "-1", "--out", "x.png"), "argument --seed: must be >= 0, got -1"),
         (("play", "--random", "--vs", "random"), "choose one: --random"),
         (("play", "--random", "--seat", "1"), "--seat is your seat with --vs"),
+        (("play", "--seat", "2"), "a game without --vs has no human seat"),  # it blamed --random
+        (
+            ("bench", "--learner", "octi", "--set", "net_arch"),
+            "malformed --set 'net_arch'; expected key=value",
+        ),
+        (
+            ("bench", "--learner", "octi", "--set", "opponents=heuristic"),
+            "--set opponents: not used by the learner",
+        ),
         (("bench", "--param", "num_players=2"), "--param has no effect with random play"),
         (("bench", "--learner", "octi", "--mcts"), "--mcts has no effect with --learner"),
         (("bench", "--set", "net_arch=[8]"), "--set has no effect with random play"),
@@ -457,7 +466,7 @@ def test_a_model_of_another_game_is_refused_by_name(
         json.dumps({"format": 1, "game": trained, "params": read_yaml(run_dir / "config.yaml")["params"]})
     )
     for spec in (str(run_dir / "model.zip"), str(rl)):
-        message = f"{spec} was trained on {get_game(trained).name}, not {other}"
+        message = f"{spec} was trained on {get_game(trained).name}, not {other}: name {get_game(trained).name} as the env"
         assert main(["eval", other, "--players", spec, "random", "--games", "2"]) == 2
         assert message in capsys.readouterr().err
         proc = eightfold("play", other, "--vs", spec, stdin="quit\n")
@@ -590,9 +599,20 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
         (["--timesteps", str(steps)], f"the run is at {steps:,} steps already"),
         (["--timesteps", str(steps + 64), "--set", "net_arch=[8]"], "net_arch cannot change"),
         (["--timesteps", str(steps + 64), "--set", "policy=sb3"], "policy cannot change"),
+        # the warm start ran (or not) before the first PPO step: a resume cannot change it, and
+        # config.yaml must not come to say it did
+        (["--timesteps", str(steps + 64), "--set", "pretrain_samples=500"], "pretrain_samples cannot change"),
+        (
+            ["--timesteps", str(steps + 64), "--set", "pretrain_temperature=1"],
+            "pretrain_temperature cannot change",
+        ),
     ):
+        before = (run / "config.yaml").read_text()
         assert main([*base, *extra]) == 2
         assert message in capsys.readouterr().err
+        assert (run / "config.yaml").read_text() == before
+    assert main([*base, "--timesteps", str(steps + 64), "--set", "net_arch"]) == 2
+    assert "malformed --set 'net_arch'; expected key=value" in capsys.readouterr().err
     sets = ["learning_rate=0.05", "gamma=0.5", "ent_coef=0.3", "n_steps=32", "batch_size=32", "seed=99"]
     args = [*base, "--timesteps", str(steps + 64), *(a for kv in sets for a in ("--set", kv))]
     assert main(args) == 0, capsys.readouterr().err

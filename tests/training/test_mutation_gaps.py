@@ -176,13 +176,23 @@ def test_2v2_partners_are_not_rivals_in_a_pairing() -> None:
     [
         ("gae_lambda", 1.5, r"gae_lambda must be in \[0, 1\]"),
         ("gae_lambda", -0.1, r"gae_lambda must be in \[0, 1\]"),
-        ("clip_range", 0.0, r"clip_range must be > 0"),
-        ("max_grad_norm", -1.0, r"max_grad_norm must be > 0"),
-        ("shaping", -0.5, r"shaping must be >= 0"),
-        ("vf_coef", -1.0, r"vf_coef must be >= 0"),
+        ("clip_range", 0.0, r"clip_range must be a finite number > 0"),
+        ("max_grad_norm", -1.0, r"max_grad_norm must be a finite number > 0"),
+        ("shaping", -0.5, r"shaping must be a finite number >= 0"),
+        ("vf_coef", -1.0, r"vf_coef must be a finite number >= 0"),
         ("seed", 2**32, r"seed must be in \[0, 2\*\*32 - 1\]"),
         ("vec_env", "forkserver", r"vec_env must be 'dummy' or 'subproc'"),
-        ("opponents", {"random": 0.0}, r"opponent weights must be > 0"),
+        ("opponents", {"random": 0.0}, r"opponent weights must be finite numbers > 0"),
+        # infinities passed the old checks: learning_rate=inf trained a model of NaN weights
+        ("learning_rate", float("inf"), r"learning_rate must be a finite number > 0"),
+        ("clip_range", float("inf"), r"clip_range must be a finite number > 0"),
+        ("max_grad_norm", float("inf"), r"max_grad_norm must be a finite number > 0"),
+        ("shaping", float("inf"), r"shaping must be a finite number >= 0"),
+        ("ent_coef", float("inf"), r"ent_coef must be a finite number >= 0"),
+        ("vf_coef", float("inf"), r"vf_coef must be a finite number >= 0"),
+        ("pretrain_temperature", float("inf"), r"pretrain_temperature must be a finite number >= 0"),
+        ("pretrain_learning_rate", float("inf"), r"pretrain_learning_rate must be a finite number > 0"),
+        ("opponents", {"random": float("inf")}, r"opponent weights must be finite numbers > 0"),
     ],
 )
 def test_more_options_out_of_range_are_named(key: str, value: Any, message: str) -> None:

@@ -317,7 +317,7 @@ def test_soft_targets_need_a_scoring_teacher(tmp_path: Path) -> None:
         "pretrain_samples": 10,
         "pretrain_temperature": 0.5,
     }
-    message = "pretrain_temperature > 0 needs a teacher with scores .* or visit counts .*'greedy'"
+    message = "pretrain_temperature > 0 needs a teacher with scores .* or visit counts .*'greedy' .*the teachers that do: heuristic, mcts"
     with pytest.raises(ValueError, match=message):  # the config's validation, before a run starts
         _cfg(**kw)
     cfg = _cfg(validate=False, **kw)

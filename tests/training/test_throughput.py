@@ -134,6 +134,45 @@ def test_learner_bench_set_changes_the_network_of_both_rows(monkeypatch: pytest.
         )
 
 
+def test_learner_bench_builds_maskableppo_with_every_ppo_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmark's model gets the same PPO settings ``eightfold train`` passes (gamma,
+    clip_range, ... were left at SB3's defaults), torch gets the config's ``torch_threads``, and
+    an option the benchmark does not use (opponents, warm start, ...) is refused by name."""
+    import sb3_contrib
+    import torch
+
+    seen: list[dict[str, Any]] = []
+    real = sb3_contrib.MaskablePPO
+
+    class Spy(real):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            seen.append(kwargs)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(sb3_contrib, "MaskablePPO", Spy)
+    settings = {"gamma": 0.5, "gae_lambda": 0.7, "clip_range": 0.05, "vf_coef": 0.3, "max_grad_norm": 2.0}
+    threads = torch.get_num_threads()
+    try:
+        run_learner_bench(
+            "over_and_out",
+            {"num_players": 2},
+            timesteps=64,
+            repeats=1,
+            settings={**settings, "n_steps": 64, "batch_size": 64, "torch_threads": 2},
+        )
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
+    assert len(seen) == 3  # the game, connect_four_v3 and the null env
+    for kwargs in seen:
+        assert {k: kwargs[k] for k in settings} == settings and kwargs["n_steps"] == 64
+    for key, value in (("opponents", "heuristic"), ("pretrain_samples", 100), ("vec_env", "subproc")):
+        with pytest.raises(ValueError, match=f"--set {key}: not used by the learner benchmark"):
+            run_learner_bench(
+                "over_and_out", {"num_players": 2}, timesteps=64, repeats=1, settings={key: value}
+            )
+
+
 def test_learner_bench_rejects_an_unknown_policy() -> None:
     with pytest.raises(ValueError, match="policy must be one of"):
         run_learner_bench("over_and_out", {"num_players": 2}, timesteps=128, repeats=1, policy="fast")

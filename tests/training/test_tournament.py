@@ -80,3 +80,35 @@ def test_pairing_rotates_seats_and_counts_every_game() -> None:
     assert min(res.placements) >= 1.0 and max(res.placements) <= 3.0
     again = play_pairing(game, RandomBot(game), RandomBot(game), ("x", "y"), range(30), seed=1)
     assert again.returns == res.returns
+
+
+@pytest.mark.parametrize(
+    ("params", "sides", "seating"),
+    [
+        ({"num_players": 4, "teams": True, "episode": "match"}, 2, "seats rotated"),  # two teams
+        ({"num_players": 3, "episode": "match"}, 3, "seats rotated"),
+        ({"num_players": 1}, 2, "the same deals, scores compared"),  # solo: head to head
+    ],
+)
+def test_tournament_plot_marks_even_odds_between_the_sides(
+    params: dict[str, Any], sides: int, seating: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plot's even-odds line sits at 1 / sides (2v2 drew it at 1/4, for four seats) and its
+    axis says how the games were seated (solo said "seats rotated" for shared deals)."""
+    import matplotlib.axes
+
+    from training.evaluate import run_tournament
+
+    res = run_tournament("otto_game_over", params, ["random", "greedy"], games=2, seed=0, workers=1)
+    assert (res["sides"], res["seating"]) == (sides, seating)
+    drawn: dict[str, Any] = {}
+    monkeypatch.setattr(matplotlib.axes.Axes, "axvline", lambda self, x, **kw: drawn.setdefault("x", x))
+    real_label = matplotlib.axes.Axes.set_xlabel
+
+    def label(self: Any, text: str, **kw: Any) -> Any:
+        drawn.setdefault("label", text)
+        return real_label(self, text, **kw)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "set_xlabel", label)
+    plot_tournament(res, tmp_path / "t.png")
+    assert drawn["x"] == pytest.approx(1 / sides) and seating in drawn["label"]
