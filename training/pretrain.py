@@ -462,13 +462,12 @@ def check_pretrain_options(game: Any, cfg_dict: dict[str, Any], teacher_player: 
             from training.players import game_bots
 
             table = game_bots(get_game(game.name)).items()
-            fit = [n for n, make in table if isinstance(make, type) and issubclass(make, ScoringBot)] + [
-                "mcts"
-            ]
+            scoring = [n for n, make in table if isinstance(make, type) and issubclass(make, ScoringBot)]
             raise ValueError(
                 f"pretrain_temperature > 0 needs a teacher with scores (a ScoringBot) or visit "
                 f"counts (mcts); {cfg_dict['pretrain_teacher']!r} of {game.name} has neither "
-                f"(the teachers that do: {', '.join(fit)}): set pretrain_temperature: 0 or another teacher"
+                f"(the teachers that do: {', '.join([*scoring, 'mcts'])}): set pretrain_temperature: 0 "
+                "or another teacher"
             )
     if cfg_dict.get("pretrain_symmetries") and not game.symmetries():
         from envs.core.registry import GAMES

@@ -43,7 +43,8 @@ from envs.over_and_out.config import Config
 
 __all__ = ["Config", "State"]
 
-#: where a malformed string departs from the notation (error messages only)
+#: the notation's grammar, and where a malformed string departs from it (error messages only)
+_GRAMMAR = f"'play <card>' with card in {list(TOKENS)}, or 'bust'"
 _WORDS = WordTable(ACTION_STRINGS)
 
 
@@ -315,13 +316,10 @@ class State(GameState):
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise ValueError(f"expected a string such as 'play 5' or 'bust', got {text!r}")
-        key = canonical_text(text, f"'play <card>' with card in {list(TOKENS)}, or 'bust'")
+        key = canonical_text(text, _GRAMMAR)
         a = ACTION_OF.get(key)
         if a is None:
-            raise ValueError(
-                f"malformed action {text!r}: {_WORDS.hint(key)}; "
-                f"expected 'play <card>' with card in {list(TOKENS)}, or 'bust'"
-            )
+            raise ValueError(f"malformed action {text!r}: {_WORDS.hint(key)}; expected {_GRAMMAR}")
         bits = self.legal_bits()
         if not (bits >> a) & 1:
             legal = [ACTION_STRINGS[x] for x in LEGAL_LISTS[bits]]
