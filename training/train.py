@@ -41,7 +41,6 @@ from typing import Any
 
 from envs.core.registry import get_game
 from training.config import (
-    PPO_KWARGS,
     TrainConfig,
     default_config_path,
     merge,
@@ -156,9 +155,6 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
 NETWORK_OPTIONS = ("policy", "net_arch", "cnn_channels", "features_dim")
 #: the behaviour-cloning warm start's options: it ran (or not) when the run began
 PRETRAIN_OPTIONS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name.startswith("pretrain_"))
-#: PPO settings a resume applies to the loaded model (``--set``); the rest of the options act
-#: on the envs, the pools and the callbacks, which a resume builds anew
-PPO_OPTIONS = (*PPO_KWARGS, "seed")
 
 
 def check_resume(cfg: TrainConfig, saved: dict[str, Any], out: Path) -> None:
@@ -380,8 +376,8 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     game = entry.game_class()(**cfg.params)
     vec = build_vec_env(cfg, out, resume=resume)
     start_from = latest_model(out) if resume else None
-    if start_from is not None:  # the config's PPO settings apply to the loaded model too
-        ppo = {k: getattr(cfg, k) for k in PPO_OPTIONS}
+    if start_from is not None:  # the config's PPO settings and seed apply to the loaded model too
+        ppo = {**cfg.ppo_kwargs(), "seed": cfg.seed}
         model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"), **ppo)
         load_pool(vec, out / "pool", selfplay_groups(cfg, game), cfg.pool_size)
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")

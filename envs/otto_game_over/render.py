@@ -103,11 +103,12 @@ def closed_eights(st: State) -> tuple[list[int], dict[int, set[int]], set[int]]:
     return xs, ports, frame
 
 
-def _notes(st: State) -> list[str]:
+def _notes(st: State, xs: list[int] | None = None) -> list[str]:
     """Public facts beside the board and the seats: the last match, Time Travel, an 8 waiting
-    for Infinity answers, the kidnapped card, the solo 8 and the cards shown (out of the game)."""
+    for Infinity answers, the kidnapped card, the solo 8 and the cards shown (out of the game).
+    ``xs``: the X tiles of the closed 8s, when the caller has them (:func:`closed_eights`)."""
     notes = []
-    eights = ", ".join(SQUARE_NAMES[sq] for sq in closed_eights(st)[0])
+    eights = ", ".join(SQUARE_NAMES[sq] for sq in (closed_eights(st)[0] if xs is None else xs))
     if st.config.solo:
         if not st.is_terminal() and not eights:
             notes.append("8 closed: no")
@@ -279,7 +280,7 @@ def render_rgb(st: State) -> np.ndarray:
     side = 5 * TILE + 2 * MARGIN
     img, draw = canvas(side + PANEL, max(side, 120 + SEAT_ROW * st.n))
     team_colors = [SEAT_COLORS[t] for t in range(st.n_teams)]
-    _xs, eight_ports, eight_frame = closed_eights(st)
+    xs, eight_ports, eight_frame = closed_eights(st)
     _draw_frame(draw, eight_frame)
     for sq in range(25):
         x0 = MARGIN + (sq % 5) * TILE
@@ -292,7 +293,7 @@ def render_rgb(st: State) -> np.ndarray:
             colors.update(dict.fromkeys(eight_ports.get(sq, ()), EIGHT_COLOR))
             draw_tile(draw, x0, y0, 4 * st.design[sq] + st.rot[sq], colors)
     _draw_markers(draw, st, team_colors)
-    _draw_panel(draw, st, side + 10, team_colors, font, INK)
+    _draw_panel(draw, st, side + 10, team_colors, font, INK, xs)
     return to_array(img)
 
 
@@ -310,7 +311,9 @@ def _wrap(draw: Any, text: str, width: int, fnt: Any) -> list[str]:
     return lines
 
 
-def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any, ink: Any) -> None:
+def _draw_panel(
+    draw: Any, st: State, x: int, team_colors: list[Any], font: Any, ink: Any, xs: list[int]
+) -> None:
     y = 14
     if st.is_terminal():
         head = f"game over - {_result(st)}"
@@ -326,7 +329,7 @@ def _draw_panel(draw: Any, st: State, x: int, team_colors: list[Any], font: Any,
         font=font(13),
     )
     y += 22
-    for note in _notes(st):
+    for note in _notes(st, xs):
         for line in _wrap(draw, note, PANEL - 20, font(13)):
             draw.text((x, y), line, fill=ink, font=font(13))
             y += 18
