@@ -37,10 +37,20 @@ class Bot(ABC):
 
     @abstractmethod
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        """A legal action for ``player`` (who must be the player to act)."""
+        """A legal action for ``player``, who must be the player to act (else ``ValueError``)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def check_mover(state: GameState, player: int, bot: str) -> None:
+    """``ValueError`` unless ``player`` is the one to act in ``state``: a bot asked for another
+    seat would score the mover's legal moves from that seat's point of view (and, for hidden
+    information, from that seat's knowledge), silently. Callers check for a finished game first
+    (its message is "no legal action: the game is over")."""
+    mover = state.current_player()
+    if mover != player:
+        raise ValueError(f"{bot}: player {player} is not to move (mover {mover})")
 
 
 class RandomBot(Bot):
@@ -52,6 +62,7 @@ class RandomBot(Bot):
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
+        check_mover(state, player, self.name)
         return int(legal[rng.integers(legal.size)])
 
 
@@ -80,6 +91,7 @@ class ScoringBot(Bot):
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
+        check_mover(state, player, self.name)
         if legal.size == 1:
             return legal, np.zeros(1)
         return legal, np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)

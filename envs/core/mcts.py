@@ -185,6 +185,7 @@ Simulations per second: ``eightfold bench --mcts`` (one core, each game's defaul
 from __future__ import annotations
 
 import math
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -228,6 +229,18 @@ def _positive(name: str, value: Any, kind: type, allow_none: bool = True, zero: 
         sign = "non-negative" if zero else "positive"
         raise ValueError(f"mcts: {name} must be a finite {sign} {kind.__name__}, got {value!r}")
     return kind(value)
+
+
+def _outside_stacklevel() -> int:
+    """The ``stacklevel`` of a warning raised in :class:`MCTSBot`'s constructor that names the
+    first caller outside this module and ``envs.core.bots`` (``make_bot``): the user's line."""
+    from envs.core import bots
+
+    internal = {__file__, bots.__file__}
+    frame, level = sys._getframe(1), 1  # the frame that calls warnings.warn
+    while frame.f_back is not None and frame.f_code.co_filename in internal:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class MCTSBot(Bot):
@@ -304,7 +317,7 @@ class MCTSBot(Bot):
                 f"mcts: {' and '.join(inert)} {'has' if len(inert) == 1 else 'have'} no effect with depth=0 ({whence}: the leaf is "
                 "evaluated at once, no rollout is played); give depth >= 1 for rollouts",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=_outside_stacklevel(),
             )
         self.prior_bot: ScoringBot | None = None
         if prior != "none":

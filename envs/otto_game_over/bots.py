@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot
+from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot, check_mover
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.evaluate import solo_progress, solo_shares, solo_value
@@ -216,6 +216,7 @@ class GreedyBot(Bot):
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
+        check_mover(state, player, self.name)
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:
@@ -251,6 +252,7 @@ class HeuristicBot(ScoringBot):
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
+        check_mover(state, player, self.name)
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:

@@ -470,10 +470,12 @@ def test_inert_rollout_settings_are_accepted_with_a_warning() -> None:
     accepted (a sweep over depth x rollout stays valid) but said to do nothing; given with a
     ``depth`` >= 1, or not given at all, nothing is said."""
     game = _TunedNim(stones=9)  # tuned depth=0
-    with pytest.warns(UserWarning, match="rollout has no effect with depth=0 .*tuned default"):
+    with pytest.warns(UserWarning, match="rollout has no effect with depth=0 .*tuned default") as made:
         make_bot(game, "mcts:rollout=random", {})
-    with pytest.warns(UserWarning, match="rollout and epsilon have no effect with depth=0 \\(given"):
+    with pytest.warns(UserWarning, match="rollout and epsilon have no effect with depth=0 \\(given") as built:
         MCTSBot(NimGame(stones=9), rollout="random", epsilon=0.5, depth=0)
+    # each warning names the caller's line (here), not make_bot's or the constructor's
+    assert [w.filename for w in (*made, *built)] == [__file__, __file__]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         MCTSBot(game)
