@@ -212,7 +212,7 @@ def _learn_rate(
     from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.policies import policy_class, policy_kwargs
+    from training.policies import algorithm_kwargs, policy_class, policy_kwargs
 
     clock = [0.0]
     vec = DummyVecEnv([lambda: Timed(make(), clock)] * cfg.n_envs)
@@ -220,6 +220,7 @@ def _learn_rate(
         policy_class(cfg.policy),
         vec,
         **cfg.ppo_kwargs(),
+        **algorithm_kwargs(cfg.policy),
         policy_kwargs=policy_kwargs(obs_shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim),
         seed=cfg.seed,
         device="cpu",

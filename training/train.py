@@ -249,12 +249,13 @@ def build_vec_env(cfg: TrainConfig, out: Path, resume: bool = False) -> Any:
 def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
-    from training.policies import policy_class, policy_kwargs
+    from training.policies import algorithm_kwargs, policy_class, policy_kwargs
 
     return MaskablePPO(
         policy_class(cfg.policy),
         vec,
         **cfg.ppo_kwargs(),
+        **algorithm_kwargs(cfg.policy),
         policy_kwargs=policy_kwargs(
             vec.observation_space.shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim
         ),
@@ -363,7 +364,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     from stable_baselines3.common.utils import set_random_seed
 
     from training.callbacks import load_pool
-    from training.policies import describe
+    from training.policies import algorithm_kwargs, describe
 
     cfg.validate()  # before anything is written: a bad option leaves no half-made run behind
     out = Path(cfg.out)
@@ -377,7 +378,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     vec = build_vec_env(cfg, out, resume=resume)
     start_from = latest_model(out) if resume else None
     if start_from is not None:  # the config's PPO settings and seed apply to the loaded model too
-        ppo = {**cfg.ppo_kwargs(), "seed": cfg.seed}
+        ppo = {**cfg.ppo_kwargs(), **algorithm_kwargs(cfg.policy), "seed": cfg.seed}
         model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"), **ppo)
         load_pool(vec, out / "pool", selfplay_groups(cfg, game), cfg.pool_size)
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")

@@ -19,8 +19,10 @@ from training.policies import (
     MaskedCategorical,
     MaskedCategoricalDistribution,
     MaskedPolicy,
+    MaskedRolloutBuffer,
     SupportCategorical,
     _fused_adam_available,
+    algorithm_kwargs,
 )
 
 
@@ -156,8 +158,71 @@ def test_maskable_ppo_learns_with_masked_policy_and_reloads(tmp_path: Path) -> N
     assert again.predict(obs, action_masks=env.action_masks(), deterministic=True)[0] == env.good
 
 
-@pytest.mark.parametrize(("policy", "cls"), [("masked", MaskedPolicy), ("sb3", MaskableActorCriticPolicy)])
-def test_the_policy_option_picks_the_class(policy: str, cls: type, tmp_path: Path) -> None:
+class _Masks(gym.Env[np.ndarray, np.int64]):
+    """Random observations and a random mask (a third of 40 actions legal) at every step; the
+    reward favours low actions, so the policy's updates depend on every mask."""
+
+    observation_space = spaces.Box(0.0, 1.0, (5,), np.float32)
+    action_space = spaces.Discrete(40)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[np.ndarray, dict[str, object]]:
+        super().reset(seed=seed)
+        self.t = 0
+        return self._next(), {}
+
+    def _next(self) -> np.ndarray:
+        self.mask = self.np_random.random(40) < 0.33
+        self.mask[self.np_random.integers(40)] = True
+        return self.np_random.random(5).astype(np.float32)
+
+    def action_masks(self) -> np.ndarray:
+        return self.mask.copy()
+
+    def step(self, action: np.int64) -> tuple[np.ndarray, float, bool, bool, dict[str, object]]:
+        assert self.mask[int(action)], "a masked action was played"
+        self.t += 1
+        return self._next(), 1.0 - int(action) / 40.0, self.t >= 7, False, {}
+
+
+def test_the_bool_mask_buffer_trains_as_sb3_contribs_buffer() -> None:
+    """``MaskedRolloutBuffer`` (bool masks, ``policy: masked``) changes no number of a run:
+    the same weights, draw for draw, as sb3-contrib's float32 buffer."""
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    weights = []
+    for buffer in (MaskedRolloutBuffer, MaskableRolloutBuffer):
+        vec = DummyVecEnv([_Masks, _Masks])
+        model = MaskablePPO(
+            MaskedPolicy, vec, n_steps=64, batch_size=32, n_epochs=2, seed=3, device="cpu",
+            rollout_buffer_class=buffer,
+        )  # fmt: skip
+        assert type(model.rollout_buffer) is buffer
+        model.learn(256)
+        if buffer is MaskedRolloutBuffer:
+            masks = model.rollout_buffer.action_masks
+            assert masks.dtype == np.bool_ and masks.shape == (64 * 2, 40)  # flattened by get()
+            assert 0 < masks.mean() < 0.5  # the env's masks were stored, not the initial ones
+            sample = next(model.rollout_buffer.get(16))
+            assert sample.action_masks.dtype == torch.bool and sample.action_masks.shape == (16, 40)
+        weights.append([p.detach().clone() for p in model.policy.parameters()])
+    assert all(torch.equal(a, b) for a, b in zip(*weights, strict=True))
+
+
+def test_the_bool_mask_buffer_needs_a_discrete_space() -> None:
+    with pytest.raises(ValueError, match="MaskedRolloutBuffer needs a Discrete action space"):
+        MaskedRolloutBuffer(4, spaces.Box(0, 1, (2,)), spaces.MultiDiscrete([2, 3]))
+
+
+@pytest.mark.parametrize(
+    ("policy", "cls", "buffer"),
+    [("masked", MaskedPolicy, MaskedRolloutBuffer), ("sb3", MaskableActorCriticPolicy, None)],
+)
+def test_the_policy_option_picks_the_class(
+    policy: str, cls: type, buffer: type | None, tmp_path: Path
+) -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.config import TrainConfig
@@ -168,6 +233,13 @@ def test_the_policy_option_picks_the_class(policy: str, cls: type, tmp_path: Pat
     vec = DummyVecEnv([lambda: _Pick()])
     model = build_model(cfg, vec, tmp_path)
     assert type(model.policy) is cls
+    assert algorithm_kwargs(policy) == ({} if buffer is None else {"rollout_buffer_class": buffer})
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    assert type(model.rollout_buffer) is (buffer or MaskableRolloutBuffer)
+    model.save(tmp_path / "m.zip")  # a saved run resumes with the same buffer
+    again = MaskablePPO.load(tmp_path / "m.zip", env=vec, device="cpu")
+    assert type(again.rollout_buffer) is type(model.rollout_buffer)
 
 
 def test_an_unknown_policy_is_named() -> None:
