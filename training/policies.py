@@ -369,6 +369,11 @@ class MaskedRolloutBuffer(MaskableRolloutBuffer):
     def reset(self) -> None:
         if not isinstance(self.action_space, spaces.Discrete):
             raise ValueError(f"MaskedRolloutBuffer needs a Discrete action space, got {self.action_space}")
+        if isinstance(self.observation_space, spaces.Dict):
+            raise ValueError(
+                "MaskedRolloutBuffer needs an array observation space, got a Dict; "
+                "use sb3-contrib's MaskableDictRolloutBuffer (policy: sb3)"
+            )
         self.mask_dims = int(self.action_space.n)
         self.action_masks = np.ones((self.buffer_size, self.n_envs, self.mask_dims), dtype=bool)
         RolloutBuffer.reset(self)  # not MaskableRolloutBuffer.reset: it would allocate float32 masks

@@ -211,9 +211,12 @@ def test_the_bool_mask_buffer_trains_as_sb3_contribs_buffer() -> None:
     assert all(torch.equal(a, b) for a, b in zip(*weights, strict=True))
 
 
-def test_the_bool_mask_buffer_needs_a_discrete_space() -> None:
+def test_the_bool_mask_buffer_needs_a_discrete_space_and_array_observations() -> None:
     with pytest.raises(ValueError, match="MaskedRolloutBuffer needs a Discrete action space"):
         MaskedRolloutBuffer(4, spaces.Box(0, 1, (2,)), spaces.MultiDiscrete([2, 3]))
+    dict_obs = spaces.Dict({"board": spaces.Box(0, 1, (2,))})
+    with pytest.raises(ValueError, match="needs an array observation space, got a Dict"):
+        MaskedRolloutBuffer(4, dict_obs, spaces.Discrete(3))
 
 
 @pytest.mark.parametrize(
