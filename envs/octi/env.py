@@ -155,7 +155,9 @@ PettingZoo ``connect_four_v3.env()`` as the reference row in the same run; X row
 connect_four, x_fast 1.88-2.1x, x_classic 1.65-1.9x; engine alone (legal_mask + apply +
 random choice) basic 6.5-7.8x, x_fast 4.9-5.8x, x_classic 4.6-5.7x (2026-12-01: 2.16 / 1.88 /
 1.71 and 6.47 / 4.86 / 4.64). The README's run of 2026-12-05, on a quiet machine: 2.47 / 2.27 /
-2.23 and 6.50 / 5.37 / 5.01. Observations keep
+2.23 and 6.50 / 5.37 / 5.01; a second quiet machine of the same kind the same day: 1.92 /
+1.72 / 1.68 and 6.52 / 4.99 / 4.45 (basic ``env()`` 1.81-1.97 over five runs, the earlier
+code alike: the ratio depends on the CPU). Observations keep
 their pod planes per observer and update only the pods that changed since the last call
 (``encode.PodPlanes``; byte-identical to a full rebuild); legal masks are computed once per
 position from neighbour tables.
