@@ -157,21 +157,21 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self._returns = np.zeros(self.game.num_players)
+        self._returns: list[float] = [0.0] * self.game.num_players  # as Python floats: cheap to compare
         self._rewards_dirty = False
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._update_after_move()
 
     def _update_after_move(self) -> None:
         state = self.state
-        new_returns = state.returns()
-        changed = bool((new_returns != self._returns).any())
+        new_returns = state.returns().tolist()
+        changed = new_returns != self._returns
         if changed or self._rewards_dirty:
             # rewards of this step = change of the engine's cumulative returns
             for a in self.agents:
                 seat = self._seat_of[a]
                 self.rewards[a] = float(new_returns[seat] - self._returns[seat])
-            self._returns = np.array(new_returns, dtype=np.float64)
+            self._returns = new_returns
             self._rewards_dirty = changed
             self._accumulate_rewards()
         someone_done = False

@@ -157,7 +157,8 @@ random choice) basic 6.5-7.8x, x_fast 4.9-5.8x, x_classic 4.6-5.7x (2026-12-01: 
 1.71 and 6.47 / 4.86 / 4.64). The README's run of 2026-12-05, on a quiet machine: 2.47 / 2.27 /
 2.23 and 6.50 / 5.37 / 5.01; a second quiet machine of the same kind the same day: 1.92 /
 1.72 / 1.68 and 6.52 / 4.99 / 4.45 (basic ``env()`` 1.81-1.97 over five runs, the earlier
-code alike: the ratio depends on the CPU). Observations keep
+code alike: the ratio depends on the CPU), then, with the AEC adapter's cheaper returns check,
+2.11 / 1.83 / 1.91 and 6.47 / 5.28 / 4.77 (basic ``env()`` 2.09-2.17 over six runs). Observations keep
 their pod planes per observer and update only the pods that changed since the last call
 (``encode.PodPlanes``; byte-identical to a full rebuild); legal masks are computed once per
 position from neighbour tables.
