@@ -37,7 +37,7 @@ benchmark's noise.
 The rollout buffer that goes with it (:class:`MaskedRolloutBuffer`, through
 :func:`algorithm_kwargs`) keeps the action masks as ``bool`` instead of sb3-contrib's
 ``float32``; nothing a run computes changes (tested: the same weights, draw for draw), and the
-learner runs 6-15% faster on the two Otto games (``docs/results/SPEED.md``).
+learner runs 6-13% faster on the two Otto games (``docs/results/SPEED.md``).
 """
 
 from __future__ import annotations
