@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium import spaces
-from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer, MaskableRolloutBufferSamples
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.buffers import RolloutBuffer
@@ -378,18 +378,10 @@ class MaskedRolloutBuffer(MaskableRolloutBuffer):
         self.action_masks = np.ones((self.buffer_size, self.n_envs, self.mask_dims), dtype=bool)
         RolloutBuffer.reset(self)  # not MaskableRolloutBuffer.reset: it would allocate float32 masks
 
-    def _get_samples(self, batch_inds: np.ndarray, env: Any = None) -> MaskableRolloutBufferSamples:  # type: ignore[override]
-        data = (
-            self.observations[batch_inds],
-            self.actions[batch_inds],
-            self.values[batch_inds].flatten(),
-            self.log_probs[batch_inds].flatten(),
-            self.advantages[batch_inds].flatten(),
-            self.returns[batch_inds].flatten(),
-            self.action_masks[batch_inds].reshape(-1, self.mask_dims),
-        )
-        # fancy indexing has made fresh arrays already: share them instead of copying again
-        return MaskableRolloutBufferSamples(*(torch.from_numpy(a).to(self.device) for a in data))
+    def to_torch(self, array: np.ndarray, copy: bool = True) -> torch.Tensor:
+        """``sb3``'s conversion without its copy: its only caller, ``_get_samples``, hands over
+        arrays that fancy indexing has just made, which nothing else holds."""
+        return torch.as_tensor(array, device=self.device)
 
 
 def algorithm_kwargs(name: str) -> dict[str, Any]:
