@@ -19,8 +19,8 @@ A new run in a directory that holds one replaces that run's files (``tb/`` aside
 TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
 (``model.zip``, or a later checkpoint of an interrupted run) with its ``config.yaml``: the game,
 the network and the warm start (``pretrain_*``, run once before the first PPO step) cannot
-change, the PPO settings and the other options can (``--set``), and ``--timesteps`` must go
-beyond the steps already trained.
+change, the PPO settings and the other options can (``--set``, ``--opponents``), and
+``--timesteps`` must go beyond the steps already trained.
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
 uses a fixed number of threads).

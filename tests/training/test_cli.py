@@ -622,6 +622,28 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
     )  # fmt: skip
 
 
+def test_resume_may_change_the_opponents(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The opponents are no part of the network or the warm start: a resume may replace them
+    (PPO from a run's clone against another mix, as docs/results/HISTORY.md does), and
+    config.yaml and the training header say which ones the resumed run played."""
+    import yaml
+
+    from training.cli import main
+    from training.train import latest_model_steps
+
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    _path, steps = latest_model_steps(run)
+    assert yaml.safe_load((run / "config.yaml").read_text())["opponents"] == {"random": 1.0, "self": 1.0}
+    args = ["train", *env_args(), "--out", str(run), "--resume", "--no-progress"]
+    code = main([*args, "--timesteps", str(steps + 64), "--opponents", "greedy"])
+    assert code == 0, capsys.readouterr().err
+    assert "envs vs {'greedy': 1.0}" in capsys.readouterr().out
+    assert yaml.safe_load((run / "config.yaml").read_text())["opponents"] == {"greedy": 1.0}
+
+
 def test_resume_starts_from_the_furthest_model(tmp_path: Path) -> None:
     """An interrupted resume leaves its progress in checkpoints only: the next resume starts
     from the newest of them, not from the older model.zip (whose steps train_summary.json has)."""
