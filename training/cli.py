@@ -6,7 +6,7 @@ eightfold eval [<env>] --players A B ...        tournaments, intervals, Elo (tra
 eightfold play <env> [--param k=v] --random     watch a seeded random game in the terminal
 eightfold play <env> --vs <bot|model>           play by notation against a bot or a model
 eightfold render <env> [--steps N] --out x.png  an image of a position
-eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3
+eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3 [--mcts] [--memory]
 """
 
 from __future__ import annotations
@@ -146,6 +146,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "--games": args.games is not None,
         "--seconds": args.seconds != BENCH_SECONDS,
         "--mcts": args.mcts,
+        "--memory": args.memory,
     }
     stray = [k for k, on in (play_only if args.learner else learner_only).items() if on]
     if stray:
@@ -177,6 +178,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
             records.append(
                 {"name": name, "mode": "mcts", "num_players": game.num_players, "simulations_per_s": sims}
             )
+    if getattr(args, "memory", False):
+        from training.memory import format_memory_rows, run_memory_bench
+
+        memory_rows = run_memory_bench(games, args.seconds, args.seed)
+        print()
+        print(format_memory_rows(memory_rows))
+        records.extend({"mode": "memory", **m.__dict__} for m in memory_rows)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(records, f, indent=2)
@@ -227,6 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int_at_least(0), default=0)
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     p.add_argument("--mcts", action="store_true", help="also measure MCTS simulations/s per game")
+    p.add_argument(
+        "--memory",
+        action="store_true",
+        help="also measure memory: a state, an env, an observation, and what an env retains over --seconds of play and twice that (leak check)",
+    )
     p.add_argument(
         "--learner", default=None, metavar="ENV", help="MaskablePPO learn() steps/s on ENV vs connect_four_v3"
     )
