@@ -82,26 +82,68 @@ EPISODES_PER_CHUNK = 16
 
 @dataclass
 class Demonstrations:
-    """Learner decisions labelled by the teacher: observations, masks, moves, returns-to-go."""
+    """Learner decisions labelled by the teacher: observations, masks, moves, returns-to-go.
+
+    The masks and the teacher's sets of best moves are kept as bits (``np.packbits`` along the
+    actions: an eighth of a ``bool`` array; OTTO Game Over's 5,228 actions take 654 bytes a
+    decision instead of 5,228); :meth:`mask_rows` and :meth:`target_mask` unpack the rows a
+    minibatch needs, the properties ``masks`` and ``targets`` every row. Build one from ``bool``
+    arrays with :meth:`of`."""
 
     obs: np.ndarray  # float32 [N, *observation_shape]
-    masks: np.ndarray  # bool [N, num_actions]
+    packed_masks: np.ndarray  # uint8 [N, ceil(num_actions / 8)]: the legal masks, packed
     actions: np.ndarray  # int64 [N]: the teacher's move (the one played, unless a driver played)
     returns: np.ndarray  # float32 [N]: discounted sum of the env's rewards from this step on
     episodes: int
-    targets: np.ndarray | None = None  # bool [N, num_actions]: the teacher's best moves (None: actions)
+    num_actions: int
+    packed_targets: np.ndarray | None = None  # uint8, packed alike: the teacher's best moves (None: actions)
     # the teacher's soft targets, rows of a sparse matrix: row i is actions soft_act[ptr[i]:ptr[i+1]]
     # with weights soft_w[...] summing to 1 (None: no soft targets)
     soft: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (ptr int64 [N+1], act int32, w float32)
 
+    @classmethod
+    def of(
+        cls,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        actions: np.ndarray,
+        returns: np.ndarray,
+        episodes: int,
+        targets: np.ndarray | None = None,
+        soft: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    ) -> Demonstrations:
+        """From ``bool`` masks ``[N, num_actions]`` and targets of the same shape (or None)."""
+        masks = np.asarray(masks, dtype=bool)
+        packed_targets = None if targets is None else np.packbits(np.asarray(targets, dtype=bool), axis=1)
+        return cls(
+            obs, np.packbits(masks, axis=1), actions, returns, episodes, masks.shape[1], packed_targets, soft
+        )
+
+    def _unpack(self, packed: np.ndarray, idx: Any) -> np.ndarray:
+        rows: np.ndarray = np.unpackbits(packed[idx], axis=-1, count=self.num_actions).view(bool)
+        return rows
+
+    def mask_rows(self, idx: Any) -> np.ndarray:
+        """The legal masks of the decisions ``idx`` (``bool``)."""
+        return self._unpack(self.packed_masks, idx)
+
+    @property
+    def masks(self) -> np.ndarray:
+        """Every legal mask, ``bool [N, num_actions]`` (unpacked anew on each access)."""
+        return self.mask_rows(slice(None))
+
+    @property
+    def targets(self) -> np.ndarray | None:
+        """Every set of best moves, ``bool [N, num_actions]``, or None (unpacked anew on each access)."""
+        return None if self.packed_targets is None else self._unpack(self.packed_targets, slice(None))
+
     def target_mask(self, idx: Any) -> np.ndarray:
         """The teacher's set of best moves for the decisions ``idx`` (one-hot of the move played
         when the teacher gave no set)."""
-        if self.targets is not None:
-            chosen: np.ndarray = self.targets[idx]
-            return chosen
+        if self.packed_targets is not None:
+            return self._unpack(self.packed_targets, idx)
         actions = self.actions[idx]
-        out = np.zeros((actions.size, self.masks.shape[1]), dtype=bool)
+        out = np.zeros((actions.size, self.num_actions), dtype=bool)
         out[np.arange(actions.size), actions] = True
         return out
 
@@ -110,7 +152,7 @@ class Demonstrations:
         assert self.soft is not None
         _ptr, act, w = self.soft
         counts, flat = self._soft_entries(idx)
-        out = np.zeros((counts.size, self.masks.shape[1]), dtype=np.float32)
+        out = np.zeros((counts.size, self.num_actions), dtype=np.float32)
         out[np.repeat(np.arange(counts.size), counts), act[flat]] = w[flat]
         return out
 
@@ -124,14 +166,21 @@ class Demonstrations:
         return counts, starts + np.arange(int(counts.sum()))
 
     def subset(self, idx: Any) -> Demonstrations:
-        t = None if self.targets is None else self.targets[idx]
+        t = None if self.packed_targets is None else self.packed_targets[idx]
         soft = None
         if self.soft is not None:
             counts, flat = self._soft_entries(idx)
             ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             soft = (ptr, self.soft[1][flat], self.soft[2][flat])
         return Demonstrations(
-            self.obs[idx], self.masks[idx], self.actions[idx], self.returns[idx], 0, t, soft
+            self.obs[idx],
+            self.packed_masks[idx],
+            self.actions[idx],
+            self.returns[idx],
+            0,
+            self.num_actions,
+            t,
+            soft,
         )
 
     def __len__(self) -> int:
@@ -216,9 +265,9 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
         ret_l.extend(reversed(tail))
     n = len(act_l)
     shape = env.observation_space.shape or ()
-    return Demonstrations(
+    return Demonstrations.of(
         obs=np.asarray(obs_l, dtype=np.float32).reshape((n, *shape)),
-        masks=np.asarray(mask_l, dtype=bool).reshape(n, -1),
+        masks=np.asarray(mask_l, dtype=bool).reshape(n, game.num_actions),
         actions=np.asarray(act_l, dtype=np.int64),
         returns=np.asarray(ret_l, dtype=np.float32),
         episodes=count,
@@ -274,8 +323,10 @@ def collect_demonstrations(
 
 
 def concat(parts: list[Demonstrations]) -> Demonstrations:
-    """The decisions of ``parts``, in order."""
-    targets = [p.targets for p in parts]
+    """The decisions of ``parts``, in order (a single part is returned as it is, not copied)."""
+    if len(parts) == 1:
+        return parts[0]
+    targets = [p.packed_targets for p in parts]
     soft = None
     if parts and all(p.soft is not None for p in parts):
         ptrs, offset = [np.zeros(1, np.int64)], 0
@@ -290,11 +341,12 @@ def concat(parts: list[Demonstrations]) -> Demonstrations:
         )
     return Demonstrations(
         obs=np.concatenate([p.obs for p in parts]),
-        masks=np.concatenate([p.masks for p in parts]),
+        packed_masks=np.concatenate([p.packed_masks for p in parts]),
         actions=np.concatenate([p.actions for p in parts]),
         returns=np.concatenate([p.returns for p in parts]),
         episodes=sum(p.episodes for p in parts),
-        targets=None if any(t is None for t in targets) else np.concatenate(targets),  # type: ignore[arg-type]
+        num_actions=parts[0].num_actions,
+        packed_targets=None if any(t is None for t in targets) else np.concatenate(targets),  # type: ignore[arg-type]
         soft=soft,
     )
 
@@ -309,7 +361,7 @@ def agreement(policy: Any, demos: Demonstrations, batch: int = 4096) -> float:
         for i in range(0, len(demos), batch):
             idx = np.arange(i, min(i + batch, len(demos)))
             obs = torch.as_tensor(demos.obs[idx])
-            dist = policy.get_distribution(obs, action_masks=demos.masks[idx])
+            dist = policy.get_distribution(obs, action_masks=demos.mask_rows(idx))
             best = dist.mode().numpy()
             hits += int(demos.target_mask(idx)[np.arange(idx.size), best].sum())
     return hits / max(1, len(demos))
@@ -395,7 +447,7 @@ def fit(
     obs_t = torch.as_tensor(demos.obs)
     soft = demos.soft is not None
     ret_t = torch.as_tensor(demos.returns)
-    obs_tab, act_tab = symmetry_tables(symmetries, demos.obs.shape[1:], demos.masks.shape[1])
+    obs_tab, act_tab = symmetry_tables(symmetries, demos.obs.shape[1:], demos.num_actions)
     if symmetries:
         log["symmetries"] = len(symmetries)
     try:
@@ -405,7 +457,7 @@ def fit(
             losses, vlosses = [], []
             for i in range(0, n_train, batch_size):
                 idx = np.sort(train_idx[i : i + batch_size])
-                obs_b, masks_b = obs_t[idx], demos.masks[idx]
+                obs_b, masks_b = obs_t[idx], demos.mask_rows(idx)
                 best_np = demos.soft_targets(idx) if soft else demos.target_mask(idx)
                 if symmetries:  # each decision in a random image (0 = as played)
                     g = rng.integers(len(act_tab), size=idx.size)

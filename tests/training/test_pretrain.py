@@ -50,6 +50,36 @@ def test_demonstrations_are_the_teachers_legal_moves_with_the_true_returns() -> 
     assert not np.array_equal(demos.actions, collect_demonstrations(cfg, 300, seed=6).actions[:n])
 
 
+def test_demonstrations_keep_masks_and_best_moves_as_bits() -> None:
+    from training.pretrain import Demonstrations, concat
+
+    rng = np.random.default_rng(0)
+    for width in (12, 13, 5228):  # Over and Out's actions, a width off the bytes, OTTO Game Over's
+        masks = rng.random((40, width)) < 0.3
+        targets = masks & (rng.random((40, width)) < 0.5)
+        actions = rng.integers(width, size=40)
+        zeros = np.zeros(40, np.float32)
+        d = Demonstrations.of(np.zeros((40, 3), np.float32), masks, actions, zeros, 1, targets)
+        assert d.packed_masks.dtype == np.uint8 and d.packed_masks.shape == (40, -(-width // 8))
+        assert d.masks.dtype == bool and np.array_equal(d.masks, masks)
+        assert np.array_equal(d.targets, targets)
+        idx = np.array([3, 7, 39])
+        assert np.array_equal(d.mask_rows(idx), masks[idx]) and np.array_equal(
+            d.target_mask(idx), targets[idx]
+        )
+        assert np.array_equal(d.mask_rows(5), masks[5])
+        sub = d.subset(idx)
+        assert np.array_equal(sub.masks, masks[idx]) and np.array_equal(sub.targets, targets[idx])
+        joined = concat([d.subset(np.arange(20, 40)), d.subset(np.arange(20))])
+        assert np.array_equal(joined.masks, np.concatenate([masks[20:], masks[:20]]))
+        assert np.array_equal(joined.targets, np.concatenate([targets[20:], targets[:20]]))
+        assert concat([d]) is d, "a single part is not copied"
+        plain = Demonstrations.of(np.zeros((40, 3), np.float32), masks, actions, zeros, 1)
+        assert plain.targets is None
+        one_hot = plain.target_mask(idx)
+        assert one_hot.shape == (3, width) and np.array_equal(np.flatnonzero(one_hot[1]), [actions[7]])
+
+
 def test_collection_does_not_depend_on_the_number_of_workers() -> None:
     cfg = _cfg()
     one = collect_demonstrations(cfg, 200, seed=1, workers=1)
