@@ -91,6 +91,11 @@ def bench_configs(name: str) -> list[dict[str, Any]]:
     return configs
 
 
+def config_label(name: str, params: dict[str, Any]) -> str:
+    """A row's name: the game, then its parameters (``octi variant=x_fast,max_turns=60``)."""
+    return name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
+
+
 def run_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[Row]:
     names = games or installed_games()
     rows: list[Row] = []
@@ -103,7 +108,7 @@ def run_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[Ro
     for name in names:
         entry = get_game(name)
         for params in bench_configs(name):
-            label = name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
+            label = config_label(name, params)
             sps, gps = _time_loop(aec_game_runner(functools.partial(entry.env, **params)), seconds, seed)
             rows.append(Row(label, "env()", sps, gps, sps / ref_steps))
             game = entry.game_class()(**params)

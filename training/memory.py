@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import math
 import multiprocessing
 import time
 import tracemalloc
@@ -40,13 +39,13 @@ import numpy as np
 
 from envs.core.game import legal_indices
 from envs.core.registry import get_game, installed_games
-from training.bench import aec_game_runner, bench_configs
+from training.bench import aec_game_runner, bench_configs, config_label
 
 
 @dataclass
 class MemoryRow:
     name: str
-    state_bytes: float  # one clone at a random point of a game (mean); nan for the reference
+    state_bytes: float | None  # one clone at a random point of a game (mean); None for the reference
     env_bytes: float  # one env() after reset
     observation_bytes: int  # observation + action mask of one step
     retained_bytes: float  # held by one env's random games after the first window
@@ -151,19 +150,18 @@ def measure_memory(
     env_bytes, obs_bytes = _env_cost(make_env, seed)
     states = random_positions(entry.game_class()(**params), positions, np.random.default_rng(seed))
     state_bytes, _ = _allocated(lambda: [s.clone() for s in states for _ in range(5)])
-    label = name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
-    return MemoryRow(label, state_bytes, env_bytes, obs_bytes, *held)
+    return MemoryRow(config_label(name, params), state_bytes, env_bytes, obs_bytes, *held)
 
 
 def measure_reference(seconds: float, seed: int = 0) -> MemoryRow | None:
-    """The ``connect_four_v3`` row (no engine state: ``state`` is nan), or None without pygame."""
+    """The ``connect_four_v3`` row (no engine state: ``state_bytes`` is None), or None without pygame."""
     try:
         from pettingzoo.classic import connect_four_v3
     except ImportError:  # connect_four needs pygame (the train and dev extras)
         return None
     held = _retained(connect_four_v3.env, seconds, seed)
     env_bytes, obs_bytes = _env_cost(connect_four_v3.env, seed)
-    return MemoryRow("pettingzoo connect_four_v3 (reference)", math.nan, env_bytes, obs_bytes, *held)
+    return MemoryRow("pettingzoo connect_four_v3 (reference)", None, env_bytes, obs_bytes, *held)
 
 
 def _fresh(fn: Callable[..., Any], *args: Any) -> Any:
@@ -190,7 +188,7 @@ def format_memory_rows(rows: list[MemoryRow]) -> str:
     )
     lines = [head, "-" * len(head)]
     for r in rows:
-        state = "-" if math.isnan(r.state_bytes) else f"{r.state_bytes / 1024:.1f}"
+        state = "-" if r.state_bytes is None else f"{r.state_bytes / 1024:.1f}"
         first = f"{r.retained_bytes / 1024:,.1f} ({r.retained_games:,d})"
         second = f"{r.retained_twice_bytes / 1024:,.1f} ({r.retained_twice_games:,d})"
         lines.append(

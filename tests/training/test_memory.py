@@ -69,7 +69,7 @@ def test_measure_memory_row_of_a_game() -> None:
     row = measure_memory("over_and_out", {"num_players": 2}, 0.05, positions=4)
     assert row.name == "over_and_out num_players=2"
     assert row.observation_bytes == 60 * 4 + 12  # float32[60] + int8[12]
-    assert 500 < row.state_bytes < row.env_bytes < 1_000_000
+    assert row.state_bytes is not None and 500 < row.state_bytes < row.env_bytes < 1_000_000
     assert row.retained_games >= 2 and row.retained_twice_games > row.retained_games
     assert "over_and_out num_players=2" in format_memory_rows([row])
 
@@ -93,3 +93,4 @@ def test_bench_memory_command_writes_rows_from_fresh_processes(tmp_path: Any) ->
         "over_and_out",
     ]
     assert all(r["observation_bytes"] > 0 and r["env_bytes"] > 0 for r in memory)
+    assert memory[0]["state_bytes"] is None and all(r["state_bytes"] > 0 for r in memory[1:])
