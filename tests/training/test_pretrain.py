@@ -74,6 +74,11 @@ def test_demonstrations_keep_masks_and_best_moves_as_bits() -> None:
         assert np.array_equal(joined.masks, np.concatenate([masks[20:], masks[:20]]))
         assert np.array_equal(joined.targets, np.concatenate([targets[20:], targets[:20]]))
         assert concat([d]) is d, "a single part is not copied"
+        halves = [d.subset(np.arange(20, 40)), d.subset(np.arange(20))]
+        consumed = concat(halves, consume=True)
+        assert halves == [], "consume empties the list as it copies"
+        assert np.array_equal(consumed.masks, joined.masks) and np.array_equal(consumed.obs, joined.obs)
+        assert np.array_equal(consumed.targets, joined.targets) and consumed.episodes == joined.episodes
         plain = Demonstrations.of(np.zeros((40, 3), np.float32), masks, actions, zeros, 1)
         assert plain.targets is None
         one_hot = plain.target_mask(idx)
