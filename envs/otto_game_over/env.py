@@ -132,7 +132,7 @@ the design (B7: r<k> to r<3-k>, D10: r<k> to r<-k>, ...), so it is no fixed reor
 observation and action indices, which is what a ``Symmetry`` is. Played with the turned moves (and the same
 engine generator) a turned game stays the image of the game move for move, across matches; the
 one rule a turn does not preserve is which of several shapes of one kind closed by a single
-placement takes a team's last marker of that kind (vertex order, OGO-19/21), which can send the
+placement takes a team's last marker of that kind (vertex order, OGO-20), which can send the
 two games apart. Tested on every position of seeded random games in every test configuration
 against boards turned independently, and over whole games played in step
 (``tests/otto_game_over/test_symmetry.py``). Training uses them to
@@ -190,8 +190,9 @@ Bots (``envs.otto_game_over.bots``)
 ``heuristic`` (scores, but subtracts what the next opponent could close next turn with its
 public table tile or an average draw — above all an 8 — plays Infinity, simulates the
 start-of-turn cards on a re-dealt state; in solo, progress toward a victory, below). Measured with ``envs.core.arena.play_match``
-(seats swapped, 2 players): one match (``episode="match"``, 500 games) heuristic vs random
-353 W / 48 D / 99 L (win rate 0.706); whole games to 24 (1,000 games: 200 at each of ``seed=0`` .. ``4``, 2026-12-03)
+(seats swapped, 2 players): one match (``episode="match"``, 5,000 games: 1,000 at each of ``seed=0`` .. ``4``,
+2026-12-05) heuristic vs random 3,728 W / 404 D / 868 L (win rate 0.746; 0.706 over 500 games
+with the earlier ``heuristic``); whole games to 24 (1,000 games: 200 at each of ``seed=0`` .. ``4``, 2026-12-03)
 911 W / 89 L (0.911; the 200 games of ``seed=1`` alone, quoted before, 187 / 13);
 greedy vs random, one match, 500 games: 250 W / 32 D / 218 L (0.50).
 Solo (OGO-60..62) is a hard puzzle (a victory needs 4 big circles, which close only at the
@@ -218,7 +219,7 @@ points; game: a softmax of totals plus markers; solo: the progress above). One m
 (``examples/mcts_strength.py``): ``mcts:sims=200`` against heuristic 0.545 [0.476, 0.613] over
 200 matches, where the core defaults (2-step random rollouts) score 0.350 [0.287, 0.418];
 against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: heuristic
-itself wins 0.706 of single matches against random). Whole games (the default config), where
+itself wins 0.746 of single matches against random). Whole games (the default config), where
 a per-match edge adds up: 771 W / 279 L against heuristic over 1,050 games (0.734 [0.707, 0.760];
 68 / 32 at ``--seed 17``, 77 / 23 at ``--seed 19``, 71 / 29 at ``--seed 23``, ~40 s a game
 per core; 41 / 19 at ``--seed 59``, 73 / 27 at ``--seed 67``, 21 / 9 at ``--seed 71``, 17 / 3

@@ -9,13 +9,13 @@ the moray's exclusion zone, the anglerfish on the perimeter, the minnow shoal 1/
 
 Usage::
 
-    from envs.otto_octopus_v0 import env
-    e = env(num_players=2, render_mode="ansi")
-    e.reset(seed=0)
-    for agent in e.agent_iter():
-        obs, reward, term, trunc, info = e.last()
+    from envs import otto_octopus_v0
+    env = otto_octopus_v0.env(num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
         action = None if term or trunc else int(obs["action_mask"].nonzero()[0][0])
-        e.step(action)
+        env.step(action)
 
 Agents and turns
 ----------------
