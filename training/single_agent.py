@@ -35,6 +35,12 @@ discounting terms), so the optimal policy is unchanged, while the learner gets a
 every step instead of only at the end. ``info["return"]``, ``info["outcome"]`` and every
 evaluation use the true returns.
 
+By name, from specs (:func:`make_env`), or through Gymnasium: ``import training`` registers
+``eightfold/<game>-single-v0`` for every game::
+
+    env = gymnasium.make("eightfold/octi-single-v0", opponents={"random": 1, "heuristic": 3})
+    env = gymnasium.make("eightfold/otto_octopus-single-v0", opponents=["mcts:sims=50"], num_players=2)
+
 Seats: ``seat=None`` (default) draws the learner's seat uniformly per episode; an int pins
 it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is played by
 ``partner`` (a player, or a pool to sample from; default: the opponent pool).
@@ -42,7 +48,7 @@ it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -320,6 +326,74 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         if self.render_mode != "ansi":
             return None
         return self.game.render_ansi(self.state)
+
+
+def make_env(
+    game: str,
+    *,
+    opponents: Sequence[str] | Mapping[str, float] | None = None,
+    seat: int | None = None,
+    partner: str | None = None,
+    shaping: float = 0.0,
+    gamma: float = 0.99,
+    illegal_reward: float = -1.0,
+    render_mode: str | None = None,
+    **params: Any,
+) -> SingleAgentEnv:
+    """The single-agent view of a game by name, all from specs; what ``gymnasium.make`` calls
+    for the ids ``eightfold/<game>-single-v0`` that ``import training`` registers::
+
+        env = make_env("otto_octopus", opponents=["heuristic"], num_players=2)
+        env = gymnasium.make("eightfold/octi-single-v0", opponents={"random": 1, "heuristic": 3})
+
+    ``game``: a registered name or id (``octi``, ``eightfold/octi-v0``); ``opponents``: bot
+    specs (``random``, ``heuristic``, ``mcts:sims=50``) or saved models (``runs/x/model.zip``),
+    equal weights from a list or weighted from a dict, one drawn per episode and seat (default
+    ``["random"]``; a solo game takes none); ``partner``: the 2v2 partner's spec (default: the
+    opponents' pool); every other keyword is a parameter of the game (``num_players=2``,
+    ``variant="x_fast"``), checked by its ``Config``."""
+    from envs.core.registry import get_game
+    from training.players import game_bots, make_player
+
+    entry = get_game(game)
+    g = entry.game_class()(**params)
+    bots = game_bots(entry)
+    if g.num_players == 1:
+        if opponents:
+            raise ValueError(
+                f"opponents: a solo {entry.name} game (num_players=1) has none, got {opponents!r}"
+            )
+        pool = None
+    else:
+        if isinstance(opponents, str):
+            raise ValueError(
+                f"opponents must be a list of specs or a dict of weights, got the string {opponents!r}"
+            )
+        pool = OpponentPool.from_specs(g, opponents if opponents is not None else ["random"], bots)
+    if partner is not None and not isinstance(partner, str):
+        raise ValueError(f"partner must be a player spec (a bot name or a model path), got {partner!r}")
+    mate = make_player(g, partner, bots) if partner else None
+    return SingleAgentEnv(
+        g,
+        pool,
+        seat=seat,
+        partner=mate,
+        illegal_reward=illegal_reward,
+        render_mode=render_mode,
+        shaping=shaping,
+        gamma=gamma,
+    )
+
+
+def register_gymnasium() -> None:
+    """Register ``eightfold/<game>-single-v0`` with Gymnasium for every game (idempotent;
+    ``import training`` calls it). ``gymnasium.make`` passes its keywords to :func:`make_env`."""
+    from envs.core.registry import GAMES, NAMESPACE
+
+    for name in GAMES:
+        env_id = f"{NAMESPACE}/{name}-single-v0"
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point="training.single_agent:make_env", kwargs={"game": name})
 
 
 def make_single_agent_env(
