@@ -60,6 +60,7 @@ def test_cli_render_and_list(tmp_path: Path) -> None:
     assert png.exists()
     out = subprocess.run([*cli, "list"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and "eightfold/otto_game_over-v0" in out.stdout
+    assert "eightfold/otto_game_over-single-v0" in out.stdout  # the Gymnasium id of its view
     out = subprocess.run(
         [*cli, "play", "octi", "--param", "variant=nonsense", "--random"],
         cwd=ROOT,

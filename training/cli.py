@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.config import describe_params
-from envs.core.registry import GAMES, get_game, installed_games
+from envs.core.registry import GAMES, NAMESPACE, get_game, installed_games
 from training.params import float_at_least, int_at_least, output_file, parse_params
 
 
@@ -51,6 +51,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(
             f"    module envs.{name}_v0   actions {game.num_actions}   observation {game.observation_shape}"
         )
+        print(f"    single-agent view (gymnasium.make after `import training`): {NAMESPACE}/{name}-single-v0")
         print("    parameters:")
         for pname, default, help_text in describe_params(game_cls.config_class):
             print(f"      {pname:20s} default {default:12s} {help_text}")
