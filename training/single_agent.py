@@ -112,7 +112,7 @@ def _action_index(action: Any, n: int) -> int:
 class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     """See the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -135,8 +135,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             )
         if opponents is None and n > 1:
             raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         if not isinstance(shaping, (int, float)) or isinstance(shaping, bool) or shaping < 0:
             raise ValueError(f"shaping must be a number >= 0, got {shaping!r}")
         if not isinstance(gamma, (int, float)) or isinstance(gamma, bool) or not 0 < gamma <= 1:
@@ -323,9 +323,13 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return info
 
     def render(self) -> Any:
-        if self.render_mode != "ansi":
-            return None
-        return self.game.render_ansi(self.state)
+        """The game's text (``"ansi"``) or picture (``"rgb_array"``, ``uint8[H, W, 3]``; needs
+        Pillow) of the position the learner is to move in; None without a render mode."""
+        if self.render_mode == "ansi":
+            return self.game.render_ansi(self.state)
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.state)
+        return None
 
 
 def make_env(

@@ -121,3 +121,43 @@ def test_maskable_ppo_learns_through_the_made_env() -> None:
     model.learn(128)
     masks = get_action_masks(model.get_env())
     assert masks.shape == (1, 12) and masks.any()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_view_renders_text_and_pictures(name: str) -> None:
+    pytest.importorskip("PIL")
+    for mode in ("ansi", "rgb_array"):
+        env = gym.make(f"eightfold/{name}-single-v0", render_mode=mode, **TWO_PLAYERS[name])
+        env.reset(seed=2)
+        frame = env.render()
+        if mode == "ansi":
+            assert isinstance(frame, str) and frame
+        else:
+            assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+            assert frame.ndim == 3 and frame.shape[2] == 3
+    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'rgb_array'"):
+        make_env(name, render_mode="human", **TWO_PLAYERS[name])
+
+
+def test_sb3_make_vec_env_builds_the_view_in_worker_processes() -> None:
+    """``make_vec_env(id, vec_env_cls=SubprocVecEnv)`` asks for ``render_mode="rgb_array"`` and
+    makes the env in fresh processes, where the ``training:`` prefix imports the registration."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    venv = make_vec_env(
+        "training:eightfold/over_and_out-single-v0",
+        n_envs=2,
+        seed=0,
+        env_kwargs={"num_players": 2, "opponents": ["heuristic"]},
+        vec_env_cls=SubprocVecEnv,
+        vec_env_kwargs={"start_method": "spawn"},
+    )
+    try:
+        MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=32, n_epochs=1, seed=0).learn(64)
+        masks = np.stack(venv.env_method("action_masks"))
+        assert masks.shape == (2, 12) and masks.any(axis=1).all()
+    finally:
+        venv.close()
