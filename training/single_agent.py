@@ -353,7 +353,9 @@ def make_env(
     ``game``: a registered name or id (``octi``, ``eightfold/octi-v0``); ``opponents``: bot
     specs (``random``, ``heuristic``, ``mcts:sims=50``) or saved models (``runs/x/model.zip``),
     equal weights from a list or weighted from a dict, one drawn per episode and seat (default
-    ``["random"]``; a solo game takes none); ``partner``: the 2v2 partner's spec (default: the
+    ``["random"]``; a solo game takes none; ``"self"`` is an empty group for the snapshots you
+    add with :meth:`SingleAgentEnv.add_policy_opponent`, the ``random`` bot playing while every
+    group is empty); ``partner``: the 2v2 partner's spec (default: the
     opponents' pool); every other keyword is a parameter of the game (``num_players=2``,
     ``variant="x_fast"``), checked by its ``Config``."""
     from envs.core.registry import get_game
