@@ -350,44 +350,23 @@ def make_env(
         env = make_env("otto_octopus", opponents=["heuristic"], num_players=2)
         env = gymnasium.make("eightfold/octi-single-v0", opponents={"random": 1, "heuristic": 3})
 
-    ``game``: a registered name or id (``octi``, ``eightfold/octi-v0``); ``opponents``: bot
-    specs (``random``, ``heuristic``, ``mcts:sims=50``) or saved models (``runs/x/model.zip``),
-    equal weights from a list or weighted from a dict, one drawn per episode and seat (default
-    ``["random"]``; a solo game takes none; ``"self"`` is an empty group for the snapshots you
-    add with :meth:`SingleAgentEnv.add_policy_opponent`, the ``random`` bot playing while every
-    group is empty); ``partner``: the 2v2 partner's spec (default: the
-    opponents' pool); every other keyword is a parameter of the game (``num_players=2``,
-    ``variant="x_fast"``), checked by its ``Config``."""
+    ``game``: a registered name or id (``octi``, ``eightfold/octi-v0``); every keyword not
+    named here is a parameter of the game (``num_players=2``, ``variant="x_fast"``), checked by
+    its ``Config``; the others are :func:`make_single_agent_env`'s and the view's."""
     from envs.core.registry import get_game
-    from training.players import game_bots, make_player
+    from training.players import game_bots
 
     entry = get_game(game)
-    g = entry.game_class()(**params)
-    bots = game_bots(entry)
-    if g.num_players == 1:
-        if opponents:
-            raise ValueError(
-                f"opponents: a solo {entry.name} game (num_players=1) has none, got {opponents!r}"
-            )
-        pool = None
-    else:
-        if isinstance(opponents, str):
-            raise ValueError(
-                f"opponents must be a list of specs or a dict of weights, got the string {opponents!r}"
-            )
-        pool = OpponentPool.from_specs(g, opponents if opponents is not None else ["random"], bots)
-    if partner is not None and not isinstance(partner, str):
-        raise ValueError(f"partner must be a player spec (a bot name or a model path), got {partner!r}")
-    mate = make_player(g, partner, bots) if partner else None
-    return SingleAgentEnv(
-        g,
-        pool,
+    return make_single_agent_env(
+        entry.game_class()(**params),
+        opponents,
+        game_bots(entry),
         seat=seat,
-        partner=mate,
-        illegal_reward=illegal_reward,
-        render_mode=render_mode,
+        partner=partner,
         shaping=shaping,
         gamma=gamma,
+        illegal_reward=illegal_reward,
+        render_mode=render_mode,
     )
 
 
@@ -404,14 +383,34 @@ def register_gymnasium() -> None:
 
 def make_single_agent_env(
     game: Game[Any, Any],
-    opponents: list[str] | Mapping[str, float],
+    opponents: Sequence[str] | Mapping[str, float] | None,
     bots: Mapping[str, Any],
     seat: int | None = None,
     partner: str | None = None,
+    **view: Any,
 ) -> SingleAgentEnv:
-    """Build the view from specs: ``opponents=["random", "heuristic"]``, ``partner="heuristic"``."""
+    """Build the view of ``game`` from specs: ``opponents`` are bot specs (``random``,
+    ``heuristic``, ``mcts:sims=50``) or saved models (``runs/x/model.zip``), equal weights from
+    a list or weighted from a dict, one drawn per episode and seat (None: ``["random"]``; a solo
+    game takes none; ``"self"`` is an empty group for the snapshots added with
+    :meth:`SingleAgentEnv.add_policy_opponent`, the ``random`` bot playing while every group is
+    empty); ``partner``: the 2v2 partner's spec (default: the opponents' pool); ``view``:
+    :class:`SingleAgentEnv`'s other keywords (``shaping``, ``gamma``, ``render_mode``, ...)."""
     from training.players import make_player
 
-    pool = OpponentPool.from_specs(game, opponents, bots) if game.num_players > 1 else None
+    if game.num_players == 1:
+        if opponents:
+            raise ValueError(
+                f"opponents: a solo {game.name} game (num_players=1) has none, got {opponents!r}"
+            )
+        pool = None
+    else:
+        if isinstance(opponents, str):
+            raise ValueError(
+                f"opponents must be a list of specs or a dict of weights, got the string {opponents!r}"
+            )
+        pool = OpponentPool.from_specs(game, opponents if opponents is not None else ["random"], bots)
+    if partner is not None and not isinstance(partner, str):
+        raise ValueError(f"partner must be a player spec (a bot name or a model path), got {partner!r}")
     mate = make_player(game, partner, bots) if partner else None
-    return SingleAgentEnv(game, pool, seat=seat, partner=mate)
+    return SingleAgentEnv(game, pool, seat=seat, partner=mate, **view)
