@@ -83,6 +83,104 @@ EPISODES_PER_CHUNK = 16
 """Episodes per collection task: the seed of episode ``e`` is ``seed`` spawned at index ``e``."""
 
 
+class CodedArray:
+    """A ``float32`` array held as small codes into its distinct values, bit for bit.
+
+    The observations of every eightfold game take few distinct values (counts over fixed
+    divisors, one-hot planes: 57 in Octi, 76 in OTTO Game Over, 130 in Otto the Octopus, 183 in
+    Over and Out over 3,000 decisions each), so a ``uint8`` code per entry (``uint16`` past 256
+    values) replaces four bytes: a quarter of the memory, no rounding. The values are kept by
+    their bit patterns, so ``-0.0`` stays ``-0.0`` and a NaN stays that NaN. Indexing decodes
+    (``a[idx]`` is a ``float32`` array); :meth:`take` keeps rows coded; ``np.asarray(a)``
+    decodes everything. Build one with :meth:`encode`, which keeps an array of more than 65,536
+    distinct values as it is."""
+
+    __slots__ = ("codes", "values")
+
+    def __init__(self, codes: np.ndarray, values: np.ndarray) -> None:
+        if codes.dtype not in (np.uint8, np.uint16) or values.dtype != np.float32 or values.ndim != 1:
+            raise ValueError("CodedArray wants uint8/uint16 codes and a 1-D float32 table of values")
+        self.codes = codes
+        self.values = values
+
+    @classmethod
+    def encode(cls, a: np.ndarray) -> CodedArray | np.ndarray:
+        """``a`` (as ``float32``) coded, or ``a`` itself when it has over 65,536 distinct values."""
+        a = np.ascontiguousarray(a, dtype=np.float32)
+        bits = a.reshape(-1).view(np.uint32)
+        if bits.size == 0:
+            return cls(np.zeros(a.shape, np.uint8), np.zeros(0, np.float32))
+        # the table from a sample, then every entry looked up in it (a sort of the table, not
+        # of the data: about five times faster than np.unique on the whole array); the
+        # entries the sample missed, if any, join the table and the lookup is redone
+        table = np.unique(bits[:: max(1, bits.size // 4096)])
+        idx = np.searchsorted(table, bits)
+        np.minimum(idx, table.size - 1, out=idx)
+        missed = table[idx] != bits
+        if missed.any():
+            table = np.union1d(table, bits[missed])
+            if table.size > 65536:
+                return a
+            idx = np.searchsorted(table, bits)
+        codes = idx.astype(np.uint8 if table.size <= 256 else np.uint16).reshape(a.shape)
+        return cls(codes, table.view(np.float32))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.codes.shape)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return np.dtype(np.float32)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.codes.nbytes + self.values.nbytes)
+
+    def __len__(self) -> int:
+        return int(self.codes.shape[0])
+
+    def __getitem__(self, idx: Any) -> np.ndarray:
+        out: np.ndarray = np.take(self.values, self.codes[idx])
+        return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = self[...]
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def take(self, idx: Any) -> CodedArray:
+        """Rows ``idx``, still coded (the same table)."""
+        return CodedArray(self.codes[idx], self.values)
+
+
+def _obs_joiner(parts: Sequence[np.ndarray | CodedArray], n: int) -> tuple[Any, Any]:
+    """For ``n`` rows of ``parts``' observations: ``write(at, part)``, which copies a part's rows
+    in from row ``at``, and ``result()``, the joined observations.
+
+    Coded parts are joined coded, under one table (the union of theirs) with each part's codes
+    renumbered into it (``uint16`` codes past 256 values); parts with over 65,536 values
+    together, or any part not coded, join as plain ``float32``."""
+    shape = parts[0].shape[1:]
+    coded = [p for p in parts if isinstance(p, CodedArray)]
+    if len(coded) == len(parts):
+        union = np.unique(np.concatenate([p.values.view(np.uint32) for p in coded]))
+        if union.size <= 65536:
+            dtype = np.uint8 if union.size <= 256 else np.uint16
+            codes = np.empty((n, *shape), dtype=dtype)
+
+            def write(at: int, part: Any) -> None:
+                renumber = np.searchsorted(union, part.values.view(np.uint32)).astype(dtype)
+                codes[at : at + len(part)] = renumber[part.codes]
+
+            return write, lambda: CodedArray(codes, union.view(np.float32))
+    out = np.empty((n, *shape), dtype=np.float32)
+
+    def write_plain(at: int, part: Any) -> None:
+        out[at : at + len(part)] = part[:]
+
+    return write_plain, lambda: out
+
+
 @dataclass
 class Demonstrations:
     """Learner decisions labelled by the teacher: observations, masks, moves, returns-to-go.
@@ -90,10 +188,12 @@ class Demonstrations:
     The masks and the teacher's sets of best moves are kept as bits (``np.packbits`` along the
     actions: an eighth of a ``bool`` array; OTTO Game Over's 5,228 actions take 654 bytes a
     decision instead of 5,228); :meth:`mask_rows` and :meth:`target_mask` unpack the rows a
-    minibatch needs, the properties ``masks`` and ``targets`` every row. Build one from ``bool``
+    minibatch needs, the properties ``masks`` and ``targets`` every row. The observations are
+    coded (:class:`CodedArray`: a byte an entry instead of four, bit for bit); ``obs[idx]``
+    decodes the rows a minibatch needs. Build one from ``float32`` observations and ``bool``
     arrays with :meth:`of`."""
 
-    obs: np.ndarray  # float32 [N, *observation_shape]
+    obs: np.ndarray | CodedArray  # float32 [N, *observation_shape]; coded (CodedArray) when collected
     packed_masks: np.ndarray  # uint8 [N, ceil(num_actions / 8)]: the legal masks, packed
     actions: np.ndarray  # int64 [N]: the teacher's move (the one played, unless a driver played)
     returns: np.ndarray  # float32 [N]: discounted sum of the env's rewards from this step on
@@ -115,11 +215,19 @@ class Demonstrations:
         targets: np.ndarray | None = None,
         soft: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> Demonstrations:
-        """From ``bool`` masks ``[N, num_actions]`` and targets of the same shape (or None)."""
+        """From ``float32`` observations (coded here: :class:`CodedArray`), ``bool`` masks
+        ``[N, num_actions]`` and targets of the same shape (or None)."""
         masks = np.asarray(masks, dtype=bool)
         packed_targets = None if targets is None else np.packbits(np.asarray(targets, dtype=bool), axis=1)
         return cls(
-            obs, np.packbits(masks, axis=1), actions, returns, episodes, masks.shape[1], packed_targets, soft
+            CodedArray.encode(obs),
+            np.packbits(masks, axis=1),
+            actions,
+            returns,
+            episodes,
+            masks.shape[1],
+            packed_targets,
+            soft,
         )
 
     def _unpack(self, packed: np.ndarray, idx: Any) -> np.ndarray:
@@ -176,7 +284,7 @@ class Demonstrations:
             ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
             soft = (ptr, self.soft[1][flat], self.soft[2][flat])
         return Demonstrations(
-            self.obs[idx],
+            self.obs.take(idx) if isinstance(self.obs, CodedArray) else self.obs[idx],
             self.packed_masks[idx],
             self.actions[idx],
             self.returns[idx],
@@ -362,14 +470,16 @@ def concat(parts: list[Demonstrations], consume: bool = False) -> Demonstrations
         )
     n, num_actions = sum(len(p) for p in parts), parts[0].num_actions
     with_targets = all(p.packed_targets is not None for p in parts)
-    fields = ("obs", "packed_masks", "actions", "returns") + (("packed_targets",) if with_targets else ())
+    fields = ("packed_masks", "actions", "returns") + (("packed_targets",) if with_targets else ())
     out = {
         f: np.empty((n, *getattr(parts[0], f).shape[1:]), dtype=getattr(parts[0], f).dtype) for f in fields
     }
+    write_obs, joined_obs = _obs_joiner([p.obs for p in parts], n)
     episodes, at = 0, 0
     source = parts if consume else list(parts)
     while source:
         part = source.pop(0)
+        write_obs(at, part.obs)
         for f in fields:
             out[f][at : at + len(part)] = getattr(part, f)
         at += len(part)
@@ -378,7 +488,7 @@ def concat(parts: list[Demonstrations], consume: bool = False) -> Demonstrations
         if consume:
             _return_freed_memory()
     return Demonstrations(
-        out["obs"],
+        joined_obs(),
         out["packed_masks"],
         out["actions"],
         out["returns"],
@@ -400,7 +510,7 @@ def agreement(policy: Any, demos: Demonstrations, batch: int = 1024) -> float:
     with torch.no_grad():
         for i in range(0, len(demos), batch):
             idx = np.arange(i, min(i + batch, len(demos)))
-            obs = torch.as_tensor(demos.obs[idx])
+            obs = torch.from_numpy(demos.obs[idx])
             dist = policy.get_distribution(obs, action_masks=demos.mask_rows(idx))
             best = dist.mode().numpy()
             hits += int(demos.target_mask(idx)[np.arange(idx.size), best].sum())
@@ -484,7 +594,6 @@ def fit(
         for g in groups:
             g["lr"] = float(learning_rate)
         log["learning_rate"] = float(learning_rate)
-    obs_t = torch.as_tensor(demos.obs)
     soft = demos.soft is not None
     ret_t = torch.as_tensor(demos.returns)
     obs_tab, act_tab = symmetry_tables(symmetries, demos.obs.shape[1:], demos.num_actions)
@@ -497,7 +606,7 @@ def fit(
             losses, vlosses = [], []
             for i in range(0, n_train, batch_size):
                 idx = np.sort(train_idx[i : i + batch_size])
-                obs_b, masks_b = obs_t[idx], demos.mask_rows(idx)
+                obs_b, masks_b = torch.from_numpy(demos.obs[idx]), demos.mask_rows(idx)
                 best_np = demos.soft_targets(idx) if soft else demos.target_mask(idx)
                 if symmetries:  # each decision in a random image (0 = as played)
                     g = rng.integers(len(act_tab), size=idx.size)

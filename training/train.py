@@ -22,8 +22,10 @@ the network and the warm start (``pretrain_*``, run once before the first PPO st
 change, the PPO settings and the other options can (``--set``, ``--opponents``), and
 ``--timesteps`` must go beyond the steps already trained.
 
-Same seed, same run: torch, numpy and every env are seeded from ``--seed`` (and torch
-uses a fixed number of threads).
+Same seed, same run: torch, numpy and every env are seeded from ``--seed``, and torch uses
+the config's fixed number of threads. With ``torch_threads: 1`` a run repeats bit for bit; on
+two or more threads torch's CPU kernels may round differently in another process, and the
+run then drifts like one at another seed (docs/results/SPEED.md, "Training on two threads").
 """
 
 from __future__ import annotations

@@ -225,9 +225,9 @@ def test_the_actor_loss_is_minus_log_pi_of_the_teachers_best_set() -> None:
     n = len(demos)
     policy = _bc_model(_bc_cfg()).policy
     with torch.no_grad():
-        dist = policy.get_distribution(torch.as_tensor(demos.obs), action_masks=demos.masks)
+        dist = policy.get_distribution(torch.as_tensor(demos.obs[:]), action_masks=demos.masks)
         logp = dist.distribution.logits.numpy().astype(np.float64)
-        values = policy.predict_values(torch.as_tensor(demos.obs)).flatten().numpy()
+        values = policy.predict_values(torch.as_tensor(demos.obs[:])).flatten().numpy()
     set_loss = -np.mean([np.logaddexp.reduce(logp[i][demos.targets[i]]) for i in range(n)])
     move_loss = -np.mean(logp[np.arange(n), demos.actions])
     assert move_loss - set_loss > 0.01
@@ -246,7 +246,7 @@ def test_the_fit_trains_the_critic_on_the_returns_to_go() -> None:
 
     def mse() -> float:
         with torch.no_grad():
-            v = policy.predict_values(torch.as_tensor(demos.obs)).flatten().numpy()
+            v = policy.predict_values(torch.as_tensor(demos.obs[:])).flatten().numpy()
         return float(np.mean((v - demos.returns) ** 2))
 
     before = mse()
@@ -262,7 +262,7 @@ def test_agreement_counts_any_of_the_teachers_best_moves() -> None:
     demos = collect_demonstrations(_bc_cfg(), 150, seed=2)
     policy = _bc_model(_bc_cfg()).policy
     with torch.no_grad():
-        dist = policy.get_distribution(torch.as_tensor(demos.obs), action_masks=demos.masks)
+        dist = policy.get_distribution(torch.as_tensor(demos.obs[:]), action_masks=demos.masks)
         mode = dist.mode().numpy()
     assert demos.targets is not None
     expected = float(demos.targets[np.arange(len(demos)), mode].mean())

@@ -50,6 +50,65 @@ def test_demonstrations_are_the_teachers_legal_moves_with_the_true_returns() -> 
     assert not np.array_equal(demos.actions, collect_demonstrations(cfg, 300, seed=6).actions[:n])
 
 
+def test_observations_are_coded_bit_for_bit_in_a_quarter_of_the_memory() -> None:
+    from training.pretrain import CodedArray, Demonstrations, concat
+
+    rng = np.random.default_rng(3)
+    levels = np.array([0.0, 1 / 3, 0.25, 1.0, -0.0, np.nan, 7e-39], np.float32)  # -0.0, NaN, a subnormal
+    obs = levels[rng.integers(levels.size, size=(50, 4, 5))]
+    coded = CodedArray.encode(obs)
+    assert isinstance(coded, CodedArray) and coded.codes.dtype == np.uint8 and coded.values.size == 7
+    assert coded.shape == (50, 4, 5) and len(coded) == 50 and coded.dtype == np.float32
+    assert coded.nbytes == 50 * 20 + 7 * 4, "one byte an entry, plus the table"
+    back = np.asarray(coded)
+    assert back.dtype == np.float32 and np.array_equal(back.view(np.uint32), obs.view(np.uint32)), (
+        "bit for bit"
+    )
+    idx = np.array([4, 0, 49])
+    assert np.array_equal(coded[idx].view(np.uint32), obs[idx].view(np.uint32))
+    assert np.array_equal(coded[7].view(np.uint32), obs[7].view(np.uint32))
+    assert np.array_equal(np.asarray(coded.take(idx)).view(np.uint32), obs[idx].view(np.uint32))
+    # a value the table's sample misses is still found (the sample is every (size // 4096)th entry)
+    big = np.zeros((10_000, 3), np.float32)
+    big[5_001, 1] = 0.125
+    coded_big = CodedArray.encode(big)
+    assert isinstance(coded_big, CodedArray) and np.array_equal(np.asarray(coded_big), big)
+    # past 256 values: uint16 codes; past 65,536: the array as it is
+    many = np.arange(1000, dtype=np.float32).reshape(100, 10)
+    wide = CodedArray.encode(many)
+    assert isinstance(wide, CodedArray) and wide.codes.dtype == np.uint16 and np.array_equal(wide[:], many)
+    huge = np.arange(70_000, dtype=np.float32).reshape(700, 100)
+    assert CodedArray.encode(huge) is not None and not isinstance(CodedArray.encode(huge), CodedArray)
+    with pytest.raises(ValueError, match="uint8/uint16 codes"):
+        CodedArray(np.zeros(3, np.int64), np.zeros(2, np.float32))
+    # demonstrations code their observations; joined parts share the union of their tables
+    zeros, masks = np.zeros(60, np.float32), np.ones((60, 4), bool)
+    actions = np.zeros(60, np.int64)
+
+    def part(obs: np.ndarray) -> Demonstrations:
+        return Demonstrations.of(obs.astype(np.float32).reshape(60, 5), masks, actions, zeros, 1)
+
+    first, second, third = (
+        part(np.full(300, 0.5)),
+        part(np.arange(300) % 200 + 1),
+        part(np.arange(300) % 100 + 1000),
+    )
+    assert all(
+        isinstance(p.obs, CodedArray) and p.obs.codes.dtype == np.uint8 for p in (first, second, third)
+    )
+    joined = concat([first, second, third, first.subset(np.arange(5))])
+    assert isinstance(joined.obs, CodedArray) and joined.obs.codes.dtype == np.uint16, "301 values together"
+    expected = np.concatenate([first.obs[:], second.obs[:], third.obs[:], first.obs[:5]])
+    assert np.array_equal(joined.obs[:], expected) and joined.obs.values.size == 301
+    small = concat([first, second])
+    assert isinstance(small.obs, CodedArray) and small.obs.codes.dtype == np.uint8
+    assert np.array_equal(small.obs[:], np.concatenate([first.obs[:], second.obs[:]]))
+    plain = Demonstrations(huge[:60, :5], np.packbits(masks, axis=1), actions, zeros, 1, 4)
+    mixed = concat([first, plain])  # a part not coded: joined as plain float32
+    assert isinstance(mixed.obs, np.ndarray)
+    assert np.array_equal(mixed.obs, np.concatenate([first.obs[:], huge[:60, :5]]))
+
+
 def test_demonstrations_keep_masks_and_best_moves_as_bits() -> None:
     from training.pretrain import Demonstrations, concat
 
@@ -382,7 +441,7 @@ def test_fit_to_soft_targets_moves_the_policy_towards_them() -> None:
         data = demos if soft else dataclasses.replace(demos, soft=None)
         fit(model.policy, data, epochs=3, batch_size=32, vf_coef=0.5, max_grad_norm=0.5, seed=0)
         with torch.no_grad():
-            dist = model.policy.get_distribution(torch.as_tensor(demos.obs), action_masks=demos.masks)
+            dist = model.policy.get_distribution(torch.as_tensor(demos.obs[:]), action_masks=demos.masks)
             logp = dist.distribution.logits.numpy()
         kl = float((target * (np.log(np.where(target > 0, target, 1.0)) - logp)).sum(axis=1).mean())
         result[soft] = (kl, agreement(model.policy, demos))
@@ -499,7 +558,7 @@ def test_pretrain_symmetries_augment_the_fit_or_are_refused(tmp_path: Path) -> N
     record = pretrain(model, cfg, tmp_path)
     assert record["rounds"][0]["symmetries"] == 3
     played = collect_demonstrations(cfg, 60, seed=int(cfg["seed"]) + 31337)
-    known = {row.tobytes() for row in played.obs}
+    known = {row.tobytes() for row in played.obs[:]}
     shown = np.concatenate(seen)
     assert len(shown) == record["rounds"][0]["train"]
     turned_rows = sum(row.tobytes() not in known for row in shown)
