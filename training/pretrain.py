@@ -145,6 +145,8 @@ class CodedArray:
         return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if copy is False:
+            raise ValueError("a CodedArray decodes into a new array: copy=False cannot be honoured")
         out = self[...]
         return out if dtype is None else out.astype(dtype, copy=False)
 

@@ -79,6 +79,9 @@ def test_observations_are_coded_bit_for_bit_in_a_quarter_of_the_memory() -> None
     assert isinstance(wide, CodedArray) and wide.codes.dtype == np.uint16 and np.array_equal(wide[:], many)
     huge = np.arange(70_000, dtype=np.float32).reshape(700, 100)
     assert CodedArray.encode(huge) is not None and not isinstance(CodedArray.encode(huge), CodedArray)
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":  # numpy 1 passes no copy= to __array__
+        with pytest.raises(ValueError, match="copy=False"):
+            np.array(coded, copy=False)
     with pytest.raises(ValueError, match="uint8/uint16 codes"):
         CodedArray(np.zeros(3, np.int64), np.zeros(2, np.float32))
     # demonstrations code their observations; joined parts share the union of their tables
