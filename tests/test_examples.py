@@ -216,3 +216,36 @@ def test_readme_python_blocks_run(tmp_path: Path) -> None:
             [sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=300
         )
         assert out.returncode == 0, f"{block}\n{out.stderr[-3000:]}"
+
+
+def _readme_command_lines() -> list[str]:
+    """The lines of the README's "Command line" block, without their comments and descriptions
+    (two or more spaces, or ``#``) and without optional ``[...]`` parts."""
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"^## Command line\n+```\n(.*?)^```", text, re.M | re.S)
+    assert block is not None
+    lines = []
+    for line in block.group(1).splitlines():
+        line = re.split(r"\s#|\s{2,}", line, maxsplit=1)[0]
+        lines.append(re.sub(r"\s*\[[^\]]*\]", "", line).strip())
+    return lines
+
+
+def test_readme_command_lines_parse() -> None:
+    """Every command of the README's "Command line" block is accepted by the parser as written
+    (the options exist and take the values shown; nothing is run)."""
+    import shlex
+
+    from training.cli import build_parser
+
+    lines = _readme_command_lines()
+    assert len(lines) >= 10
+    for line in lines:
+        words = shlex.split(line)
+        assert words[0] == "eightfold", line
+        try:
+            build_parser().parse_args(words[1:])
+        except SystemExit as exc:  # argparse's usage error
+            raise AssertionError(f"README command does not parse: {line!r}") from exc

@@ -7,6 +7,9 @@ eightfold play <env> [--param k=v] --random     watch a seeded random game in th
 eightfold play <env> --vs <bot|model>           play by notation against a bot or a model
 eightfold render <env> [--steps N] --out x.png  an image of a position
 eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3 [--mcts] [--memory]
+
+``play`` and ``render`` start from a chosen position with ``--options JSON`` (the game's reset
+options) and ``--moves 'M1; M2'`` (notation, played after the reset): training/position.py.
 """
 
 from __future__ import annotations
@@ -32,6 +35,21 @@ def _add_env_args(p: argparse.ArgumentParser) -> None:
         "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
     )
     p.add_argument("--seed", type=int_at_least(0), default=0, help="reset seed (default 0)")
+
+
+def _add_position_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--options",
+        default=None,
+        metavar="JSON",
+        help="reset options of the game as a JSON object, or @file.json (a position: see the game's doc page)",
+    )
+    p.add_argument(
+        "--moves",
+        default=None,
+        metavar="'M1; M2; ...'",
+        help="moves in the game's notation, separated by ';', played after the reset",
+    )
 
 
 def _env_params(args: argparse.Namespace) -> dict[str, Any]:
@@ -79,9 +97,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             "eightfold play: choose --random (watch a random game) or --vs <bot|model.zip>", file=sys.stderr
         )
         return 2
+    from training.position import reset_to_position
+
     entry = get_game(args.env)
     env = entry.env(render_mode="ansi", **_env_params(args))
-    env.reset(seed=args.seed)
+    given = reset_to_position(env, args.seed, args.options, args.moves)
+    if given:
+        print(f"(from the position after the {given} move(s) of --moves)")
     rng = np.random.default_rng(args.seed)
     step = 0
     for agent in env.agent_iter():
@@ -111,11 +133,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 # -------------------------------------------------------------------------- render
 def cmd_render(args: argparse.Namespace) -> int:
     from envs.core.draw import save_png
+    from training.position import reset_to_position
 
     entry = get_game(args.env)
     output_file("--out", args.out)
     env = entry.env(render_mode="rgb_array", **_env_params(args))
-    env.reset(seed=args.seed)
+    given = reset_to_position(env, args.seed, args.options, args.moves)
     rng = np.random.default_rng(args.seed)
     played, ended = 0, ""
     for _ in range(args.steps):
@@ -128,8 +151,10 @@ def cmd_render(args: argparse.Namespace) -> int:
         played += 1
     frame = env.render()
     save_png(frame, args.out)
+    moves = f"{given} moves of --moves and " if given else ""
     print(
-        f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]}) after {played} random steps{ended}, seed {args.seed}"
+        f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]}) after {moves}{played} random steps{ended}, "
+        f"seed {args.seed}"
     )
     return 0
 
@@ -203,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="watch a random game (--random) or play against a bot/model (--vs)")
     _add_env_args(p)
+    _add_position_args(p)
     p.add_argument("--random", action="store_true", help="watch a seeded random game")
     p.add_argument(
         "--vs",
@@ -221,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("render", help="save an image of a position as PNG")
     _add_env_args(p)
+    _add_position_args(p)
     p.add_argument("--steps", type=int_at_least(0), default=0, help="random moves to play before rendering")
     p.add_argument("--out", required=True, help="PNG path")
     p.set_defaults(func=cmd_render)

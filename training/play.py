@@ -6,8 +6,9 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
 
     printf 'play 5\\nquit\\n' | eightfold play over_and_out --param num_players=2 --vs heuristic
 
-Every seat other than yours is played by ``--vs`` (your partner too, in 2v2). Only legal
-moves are taken. You see what your seat sees at the table: the position, your own cards or
+``--options JSON`` and ``--moves 'M1; M2'`` start the game from a chosen position
+(:mod:`training.position`). Every seat other than yours is played by ``--vs`` (your partner
+too, in 2v2). Only legal moves are taken. You see what your seat sees at the table: the position, your own cards or
 tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2 partner's, the open game's
 visible tiles), and the other seats' moves with their hidden parts left out
 (``Game.public_action_string``: Otto the Octopus's swapped and returned tiles).
@@ -25,6 +26,7 @@ from envs.core.game import legal_indices
 from envs.core.registry import get_game
 from training.params import parse_params
 from training.players import game_bots, make_player, params_note
+from training.position import reset_to_position
 
 HELP = """commands:
   <move>   a move in the game's notation (letter case and extra spaces do not matter), or its number
@@ -105,10 +107,12 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
     if note:
         print(note, file=out)
-    env.reset(seed=args.seed)
+    given = reset_to_position(env, args.seed, getattr(args, "options", None), getattr(args, "moves", None))
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
     print(f"{entry.env_id}: you are {me}, every other seat is {args.vs}. Type 'help' for commands.", file=out)
+    if given:
+        print(f"(from the position after the {given} move(s) of --moves)", file=out)
     try:
         for agent in env.agent_iter():
             _obs, _r, term, trunc, _info = env.last()

@@ -1,0 +1,144 @@
+"""``eightfold play`` / ``render`` from a chosen position: ``--options`` (the game's reset
+options) and ``--moves`` (notation after the reset), ``training/position.py``."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from envs.core.registry import GAMES, installed_games
+from training.cli import main
+from training.position import play_moves, reset_to_position
+
+#: small configurations whose seeded random games end in a few hundred moves
+SHORT_GAMES = {
+    "octi": {"max_turns": 12},
+    "over_and_out": {"num_players": 3, "starting_chips": 1},
+    "otto_octopus": {"num_players": 3},
+    "otto_game_over": {"episode": "match"},
+}
+
+
+def _random_game(name: str, params: dict[str, Any], seed: int) -> tuple[list[str], Any]:
+    """A seeded random game to its end through env(): its moves in notation, and the env."""
+    env = GAMES[name].env(**params)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    moves = []
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(legal[rng.integers(legal.size)])
+        moves.append(env.unwrapped.action_to_string(action))
+        env.step(action)
+    return moves, env
+
+
+@pytest.mark.parametrize("name", [g for g in SHORT_GAMES if g in installed_games()])
+def test_moves_replay_a_whole_game_and_refuse_one_more(name: str) -> None:
+    params = SHORT_GAMES[name]
+    moves, played = _random_game(name, params, seed=3)
+    env = GAMES[name].env(**params)
+    # dead steps of knocked-out seats (Over and Out) are taken on the way
+    assert reset_to_position(env, 3, None, "; ".join(moves)) == len(moves)
+    assert env.unwrapped.state.is_terminal()
+    assert env.unwrapped.snapshot() == played.unwrapped.snapshot()
+    assert env.unwrapped.state.returns().tolist() == played.unwrapped.state.returns().tolist()
+    with pytest.raises(ValueError, match=rf"--moves: the game is over before move {len(moves) + 1} "):
+        reset_to_position(env, 3, None, "; ".join([*moves, moves[-1]]))
+
+
+@pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
+def test_render_after_moves_draws_the_position_the_reset_option_sets_up(tmp_path: Path) -> None:
+    opening = ["prong c2 N", "prong d6 S", "step c2 N"]
+    out = tmp_path / "pos.png"
+    assert main(["render", "octi", "--moves", " ; ".join(opening) + ";", "--out", str(out)]) == 0
+    env = GAMES["octi"].env(render_mode="rgb_array")
+    env.reset(seed=0, options={"moves": opening})
+    expected = env.render()
+    assert np.array_equal(np.asarray(Image.open(out).convert("RGB")), expected)
+    # --options gives the same position, and --moves continues from it
+    other = tmp_path / "other.png"
+    options = json.dumps({"moves": opening[:2]})
+    assert main(["render", "octi", "--options", options, "--moves", opening[2], "--out", str(other)]) == 0
+    assert other.read_bytes() == out.read_bytes()
+
+
+@pytest.mark.skipif("otto_game_over" not in installed_games(), reason="OTTO Game Over not installed")
+def test_options_file_holds_a_snapshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    moves, _ = _random_game("otto_game_over", {"episode": "match"}, seed=5)
+    env = GAMES["otto_game_over"].env(episode="match", render_mode="rgb_array")
+    reset_to_position(env, 5, None, "; ".join(moves[: len(moves) // 2]))
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"position": env.unwrapped.snapshot()}))
+    out = tmp_path / "pos.png"
+    args = ["--param", "episode=match", "--options", f"@{path}", "--out", str(out)]
+    assert main(["render", "otto_game_over", *args]) == 0
+    assert np.array_equal(np.asarray(Image.open(out).convert("RGB")), env.render())
+    assert "after 0 random steps" in capsys.readouterr().out
+
+
+@pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--moves", "prong c2 N; prong z9 S"), "--moves: move 2 'prong z9 S' (player_1 to act): "),
+        (("--moves", "prong c2 N;; step c2 N"), "--moves: move 2 is empty; expected moves in the game's notation"),
+        (("--options", '{"moves": ['), "--options is not valid JSON (Expecting value at line 1 column 12); expected"),
+        (("--options", "[1]"), "--options must be a JSON object of the game's reset options (see its doc page), got a JSON list"),
+        (("--options", '{"deck_top": []}'), "--options: unknown reset option(s) ['deck_top']; allowed: ['moves']"),
+        (("--options", '{"moves": ["prong c2 X"]}'), "--options: option 'moves'[0] 'prong c2 X': "),
+    ],
+)  # fmt: skip
+def test_a_bad_position_is_a_usage_error_naming_what_is_wrong(
+    args: tuple[str, ...], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pos.png"
+    assert main(["render", "octi", *args, "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.skipif("otto_game_over" not in installed_games(), reason="OTTO Game Over not installed")
+def test_a_well_formed_move_that_is_not_legal_lists_the_legal_ones() -> None:
+    """OTTO Game Over's notation names placements that are not legal now (a masked index):
+    ``--moves`` refuses one and lists the legal moves, the first 20 of them."""
+    env = GAMES["otto_game_over"].env()
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert mask[env.unwrapped.string_to_action("drawn a1 r0")] == 0
+    legal = [env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)]
+    with pytest.raises(ValueError) as info:
+        play_moves(env, ["drawn a1 r0"])
+    shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+    assert str(info.value) == f"--moves: move 1 'drawn a1 r0' is not legal for player_0 here; legal: {shown}"
+    assert env.unwrapped.state.current_player() == 0  # nothing was played
+
+
+def test_a_missing_options_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = installed_games()[0]
+    missing = tmp_path / "nowhere.json"
+    assert main(["render", name, "--options", f"@{missing}", "--out", str(tmp_path / "x.png")]) == 1
+    assert str(missing) in capsys.readouterr().err
+
+
+@pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
+def test_play_starts_from_the_position(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "octi", "--vs", "random", "--seat", "1", "--moves", "prong c2 N"]) == 0
+    out = capsys.readouterr().out
+    assert "(from the position after the 1 move(s) of --moves)" in out
+    assert "Black pods: b2[] c2[N] d2[] e2[]" in out  # the move was played before the first prompt
+    assert main(["play", "octi", "--random", "--max-steps", "1", "--moves", "prong c2 N; prong d6 S"]) == 0
+    assert "turn 3 of 300" in capsys.readouterr().out

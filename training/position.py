@@ -1,0 +1,105 @@
+"""Starting ``eightfold play`` and ``eightfold render`` from a chosen position.
+
+``--options JSON`` (or ``--options @file.json``) is passed to ``env.reset(seed, options=...)``:
+each game's reset options, documented on its doc page (Octi: ``{"moves": [...]}``; OTTO Game
+Over and Otto the Octopus: ``{"position": {...}}``, the schema ``env.unwrapped.snapshot()``
+writes; Over and Out: ``{"deck_top": [...], "tiptop_top": [...]}``). ``--moves "m1; m2; ..."``
+then plays moves in the game's notation, separated by ``;`` (no notation string of the suite
+holds one), each of which must be legal for the seat to act; the seeded chance of the reset
+(deals, draws) decides everything else, so ``--seed S --moves ...`` names one position.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from envs.core.game import legal_indices
+
+#: legal moves shown in the error for an illegal ``--moves`` entry
+SHOWN_LEGAL = 20
+
+
+def parse_reset_options(text: str | None) -> dict[str, Any] | None:
+    """``--options``: a JSON object, or ``@path`` of a file holding one; ``None`` if not given."""
+    if text is None:
+        return None
+    source = "--options"
+    if text.startswith("@"):
+        path = Path(text[1:])
+        source = f"--options file {str(path)!r}"
+        text = path.read_text(encoding="utf-8")  # OSError: the command line reports it
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{source} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); expected a "
+            """JSON object of the game's reset options, e.g. '{"moves": ["prong c2 N"]}' for Octi"""
+        ) from None
+    if not isinstance(value, dict):
+        raise ValueError(
+            f"{source} must be a JSON object of the game's reset options (see its doc page), "
+            f"got a JSON {type(value).__name__}"
+        )
+    return value
+
+
+def split_moves(text: str | None) -> list[str]:
+    """``--moves "prong c2 N; prong d6 S"`` -> the notation strings (empty entries refused)."""
+    if text is None:
+        return []
+    moves = [m.strip() for m in text.split(";")]
+    if moves and not moves[-1]:  # a trailing ';' is harmless
+        moves.pop()
+    for i, m in enumerate(moves, 1):
+        if not m:
+            raise ValueError(
+                f"--moves: move {i} is empty; expected moves in the game's notation separated by ';'"
+            )
+    return moves
+
+
+def play_moves(env: Any, moves: list[str]) -> int:
+    """Play ``moves`` (notation) in the reset AEC ``env``, each legal for the seat to act;
+    dead steps of finished seats are taken on the way. Returns the number played; a malformed
+    or illegal move, or one after the end, raises ``ValueError`` naming it."""
+    raw = env.unwrapped
+    for i, text in enumerate(moves, 1):
+        while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            env.step(None)
+        if not env.agents or raw.state.is_terminal():
+            raise ValueError(
+                f"--moves: the game is over before move {i} {text!r}; {len(moves) - i + 1} move(s) not played"
+            )
+        agent = env.agent_selection
+        try:
+            action = int(raw.string_to_action(text))
+        except ValueError as exc:
+            raise ValueError(f"--moves: move {i} {text!r} ({agent} to act): {exc}") from None
+        mask = np.asarray(env.observe(agent)["action_mask"])
+        if not 0 <= action < mask.size or not mask[action]:
+            legal = [raw.action_to_string(int(a)) for a in legal_indices(mask)]
+            more = f", ... ({len(legal)} in all)" if len(legal) > SHOWN_LEGAL else ""
+            raise ValueError(
+                f"--moves: move {i} {text!r} is not legal for {agent} here; legal: "
+                + ", ".join(legal[:SHOWN_LEGAL])
+                + more
+            )
+        env.step(action)
+    return len(moves)
+
+
+def reset_to_position(env: Any, seed: int, options: str | None, moves: str | None) -> int:
+    """``env.reset(seed, options)`` from ``--options``, then ``--moves``; returns the moves played."""
+    parsed = parse_reset_options(options)
+    listed = split_moves(moves)
+    try:
+        env.reset(seed=seed, options=parsed)
+    except ValueError as exc:
+        if parsed is None:
+            raise
+        raise ValueError(f"--options: {exc}") from None
+    return play_moves(env, listed)
