@@ -110,6 +110,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     given = reset_to_position(env, args.seed, getattr(args, "options", None), getattr(args, "moves", None))
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
+    record = [m.strip() for m in str(getattr(args, "moves", None) or "").split(";") if m.strip()]
     print(f"{entry.env_id}: you are {me}, every other seat is {args.vs}. Type 'help' for commands.", file=out)
     if given:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)
@@ -126,16 +127,18 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
                 private = game.private_text(raw.state, seat)
                 if private:
                     print(private, file=out)
-                env.step(_ask(env, stdin, out))
+                action = _ask(env, stdin, out)
             else:
                 p = raw.possible_agents.index(agent)
                 action = int(opponent.act(raw.state, p, rng))
                 # as you would see it at the table: hidden parts of a move are left out
                 shown = game.public_action_string(raw.state, action, seat)
                 print(f"{agent} ({args.vs}) plays: {shown}", file=out)
-                env.step(action)
+            record.append(raw.action_to_string(action))
+            env.step(action)
     except Quit as why:
         print(f"game abandoned ({why}).", file=out)
+        _print_record(args, record, out)
         return 0
     returns = raw.state.returns()
     print("\n" + str(env.render()), file=out)
@@ -143,4 +146,17 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         f"game over. returns: {[round(float(x), 3) for x in returns]}; yours: {float(returns[seat]):+.3f}",
         file=out,
     )
+    _print_record(args, record, out)
     return 0
+
+
+def _print_record(args: argparse.Namespace, record: list[str], out: TextIO) -> None:
+    """The game's moves so far, every seat's in full (hidden parts too: the game is over for
+    you), as ``--moves`` replays them after the same seeded reset."""
+    if not record:
+        return
+    print(
+        f"moves so far ({len(record)}; as --moves, with this game's --seed {args.seed}, --param and "
+        f"--options, they set up the position): {'; '.join(record)}",
+        file=out,
+    )

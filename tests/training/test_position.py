@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -142,3 +143,27 @@ def test_play_starts_from_the_position(
     assert "Black pods: b2[] c2[N] d2[] e2[]" in out  # the move was played before the first prompt
     assert main(["play", "octi", "--random", "--max-steps", "1", "--moves", "prong c2 N; prong d6 S"]) == 0
     assert "turn 3 of 300" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", [g for g in ("otto_octopus", "otto_game_over") if g in installed_games()])
+def test_the_record_play_prints_sets_up_the_position_again(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the end ``play --vs`` prints every seat's moves in full, and ``--moves`` with them
+    reproduces the position (hidden parts included) after the same seeded reset."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 6 + "quit\n"))
+    assert main(["play", name, "--seed", "4", "--vs", "heuristic", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("moves so far ("))
+    record = line.split("they set up the position): ", 1)[1]
+    assert line.startswith(f"moves so far ({len(record.split('; '))}; as --moves, with this game's --seed 4,")
+    assert len(record.split("; ")) >= 12  # six of yours, and the bot's between them
+    env = GAMES[name].env()
+    reset_to_position(env, 4, None, record)
+    # the last prompt showed this position: the same seat to act, the same legal moves
+    assert env.agent_selection == "player_1"
+    header, listing = out.rsplit("legal moves (", 1)[1].splitlines()[:2]
+    shown = re.findall(r"\d+\) (.+?)(?=\s{3}\d+\)|$)", listing.strip())
+    mask = env.observe("player_1")["action_mask"]
+    legal = [env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)]
+    assert header == f"{len(legal)}):" and sorted(shown) == sorted(legal)
