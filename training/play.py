@@ -7,11 +7,12 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
     printf 'play 5\\nquit\\n' | eightfold play over_and_out --param num_players=2 --vs heuristic
 
 ``--options JSON`` and ``--moves 'M1; M2'`` start the game from a chosen position
-(:mod:`training.position`). Every seat other than yours is played by ``--vs`` (your partner
-too, in 2v2). Only legal moves are taken. You see what your seat sees at the table: the position, your own cards or
-tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2 partner's, the open game's
-visible tiles), and the other seats' moves with their hidden parts left out
-(``Game.public_action_string``: Otto the Octopus's swapped and returned tiles).
+(:mod:`training.position`); at the end (or on ``quit``) every seat's moves are printed in the
+form ``--moves`` replays. Every seat other than yours is played by ``--vs`` (your partner
+too, in 2v2). Only legal moves are taken. You see what your seat sees at the table: the
+position, your own cards or tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2
+partner's, the open game's visible tiles), and the other seats' moves with their hidden parts
+left out (``Game.public_action_string``: Otto the Octopus's swapped and returned tiles).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from envs.core.game import legal_indices
 from envs.core.registry import get_game
 from training.params import parse_params
 from training.players import game_bots, make_player, params_note
-from training.position import reset_to_position
+from training.position import reset_to_position, split_moves
 
 HELP = """commands:
   <move>   a move in the game's notation (letter case and extra spaces do not matter), or its number
@@ -110,7 +111,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     given = reset_to_position(env, args.seed, getattr(args, "options", None), getattr(args, "moves", None))
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
-    record = [m.strip() for m in str(getattr(args, "moves", None) or "").split(";") if m.strip()]
+    record = split_moves(getattr(args, "moves", None))  # the game's moves in notation, every seat's
     print(f"{entry.env_id}: you are {me}, every other seat is {args.vs}. Type 'help' for commands.", file=out)
     if given:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)

@@ -21,6 +21,15 @@ from envs.core.game import legal_indices
 
 #: legal moves shown in the error for an illegal ``--moves`` entry
 SHOWN_LEGAL = 20
+#: what ``json.loads`` returns, by the names JSON gives its values
+JSON_KINDS = {
+    list: "array",
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
 
 
 def parse_reset_options(text: str | None) -> dict[str, Any] | None:
@@ -42,7 +51,7 @@ def parse_reset_options(text: str | None) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         raise ValueError(
             f"{source} must be a JSON object of the game's reset options (see its doc page), "
-            f"got a JSON {type(value).__name__}"
+            f"got a JSON {JSON_KINDS.get(type(value), type(value).__name__)}"
         )
     return value
 
