@@ -4,6 +4,7 @@ eightfold list                                  envs, variants, parameters, bots
 eightfold train <env> [--param k=v] [--set k=v]  MaskablePPO (training/train.py)
 eightfold eval [<env>] --players A B ...        tournaments, intervals, Elo (training/evaluate.py)
 eightfold play <env> [--param k=v] --random     watch a seeded random game in the terminal
+eightfold play <env> --watch <player> ...       watch bots or models play, one per seat (or one for all)
 eightfold play <env> --vs <bot|model>           play by notation against a bot or a model
 eightfold render <env> [--steps N] --out x.png  an image of a position
 eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3 [--mcts] [--memory]
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,50 +84,29 @@ LEARNER_TIMESTEPS = 20_000  # eightfold bench --learner: learn() steps per measu
 
 # ---------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    if args.vs is not None and args.random:
-        raise ValueError("choose one: --random (watch a random game) or --vs <bot|model> (play)")
+    modes = [
+        flag for flag, on in (("--random", args.random), ("--watch", args.watch), ("--vs", args.vs)) if on
+    ]
+    if len(modes) > 1:
+        raise ValueError(
+            f"choose one of --random (watch a random game), --watch <players> (watch bots or models) "
+            f"and --vs <bot|model> (play), got {' and '.join(modes)}"
+        )
     if args.vs is None and args.seat != 0:
         raise ValueError("--seat is your seat with --vs <bot|model>; a game without --vs has no human seat")
     if args.vs is not None:
         from training.play import play_vs
 
         return play_vs(args)
-    if not args.random:
+    if not modes:
         print(
-            "eightfold play: choose --random (watch a random game) or --vs <bot|model.zip>", file=sys.stderr
+            "eightfold play: choose --random (watch a random game), --watch <players> or --vs <bot|model.zip>",
+            file=sys.stderr,
         )
         return 2
-    from training.position import reset_to_position
+    from training.play import watch
 
-    entry = get_game(args.env)
-    env = entry.env(render_mode="ansi", **_env_params(args))
-    given = reset_to_position(env, args.seed, args.options, args.moves)
-    if given:
-        print(f"(from the position after the {given} move(s) of --moves)")
-    rng = np.random.default_rng(args.seed)
-    step = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        if term or trunc:
-            print(f"{agent} finished with reward {reward:+.3f}{' (truncated)' if trunc else ''}")
-            env.step(None)
-            continue
-        print(env.render())
-        legal = np.flatnonzero(obs["action_mask"])
-        action = int(legal[rng.integers(legal.size)])
-        print(f"[{step}] {agent}: {env.unwrapped.action_to_string(action)}\n")
-        env.step(action)
-        step += 1
-        if args.delay:
-            time.sleep(args.delay)
-        if args.max_steps and step >= args.max_steps:
-            print(f"(stopped after {step} steps, before the end: no result)")
-            return 0
-    print(env.render())
-    print(
-        f"game over after {step} moves. returns: {[round(float(x), 3) for x in env.unwrapped.state.returns()]}"
-    )
-    return 0
+    return watch(args)
 
 
 # -------------------------------------------------------------------------- render
@@ -231,12 +210,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_position_args(p)
     p.add_argument("--random", action="store_true", help="watch a seeded random game")
     p.add_argument(
+        "--watch",
+        nargs="+",
+        default=None,
+        metavar="PLAYER",
+        help="watch players: one bot spec, SB3 model.zip or RLlib run per seat, or one for every seat",
+    )
+    p.add_argument(
         "--vs",
         default=None,
         help="opponent: bot spec (random, heuristic, mcts:sims=200), an SB3 model.zip or an RLlib run directory",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat with --vs (default 0)")
-    p.add_argument("--delay", type=float_at_least(0), default=0.0, help="seconds between moves with --random")
+    p.add_argument(
+        "--delay", type=float_at_least(0), default=0.0, help="seconds between moves with --random or --watch"
+    )
     p.add_argument(
         "--max-steps",
         type=int_at_least(0),

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import numpy as np
@@ -103,7 +105,9 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     if not 0 <= seat < game.num_players:
         raise ValueError(f"--seat must be in [0, {game.num_players - 1}], got {seat}")
     if getattr(args, "max_steps", 0) or getattr(args, "delay", 0.0):
-        raise ValueError("--max-steps and --delay are for --random; a game with --vs is played to its end")
+        raise ValueError(
+            "--max-steps and --delay are for --random and --watch; a game with --vs is played to its end"
+        )
     note = params_note(args.vs, game)  # first: a model of another game is refused by name
     opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
     if note:
@@ -161,3 +165,79 @@ def _print_record(args: argparse.Namespace, record: list[str], out: TextIO) -> N
         f"--options, they set up the position): {'; '.join(record)}",
         file=out,
     )
+
+
+def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``--random`` (uniform legal moves from ``--seed``) or ``--watch P ...`` (a bot spec,
+    ``model.zip`` or RLlib run per seat, or one for every seat; models play their most likely
+    move, bots draw from their own seat's generator): every position and move is printed,
+    ``--delay`` seconds apart, up to ``--max-steps`` moves; a ``--watch`` game ends with
+    every seat's moves in the form ``--moves`` replays."""
+    out = out or sys.stdout
+    entry = get_game(args.env)
+    env = entry.env(render_mode="ansi", **parse_params(args.param, args.variant))
+    raw = env.unwrapped
+    game = raw.game
+    n = game.num_players
+    specs: list[str] = list(args.watch or [])
+    if specs and len(specs) not in (1, n):
+        raise ValueError(
+            f"--watch takes one player for each of the {n} seats, or one for all of them; got {len(specs)}"
+        )
+    choose: Callable[[Any, int], int]
+    if specs:
+        specs = specs * n if len(specs) == 1 else specs
+        loaded: dict[str, Any] = {}
+        for spec in specs:
+            if spec not in loaded:
+                note = params_note(spec, game)
+                loaded[spec] = make_player(game, spec, game_bots(entry), deterministic=True)
+                if note:
+                    print(note, file=out)
+        players = [loaded[spec] for spec in specs]
+        rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(args.seed).spawn(n)]
+
+        def choose(obs: Any, seat: int) -> int:
+            return int(players[seat].act(raw.state, seat, rngs[seat]))
+
+    else:
+        rng = np.random.default_rng(args.seed)
+
+        def choose(obs: Any, seat: int) -> int:
+            legal = np.flatnonzero(obs["action_mask"])
+            return int(legal[rng.integers(legal.size)])
+
+    given = reset_to_position(env, args.seed, args.options, args.moves)
+    if given:
+        print(f"(from the position after the {given} move(s) of --moves)", file=out)
+    record = split_moves(args.moves)
+    step = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            print(f"{agent} finished with reward {reward:+.3f}{' (truncated)' if trunc else ''}", file=out)
+            env.step(None)
+            continue
+        print(env.render(), file=out)
+        seat = raw.possible_agents.index(agent)
+        action = choose(obs, seat)
+        who = f" ({specs[seat]})" if specs else ""
+        print(f"[{step}] {agent}{who}: {raw.action_to_string(action)}\n", file=out)
+        record.append(raw.action_to_string(action))
+        env.step(action)
+        step += 1
+        if args.delay:
+            time.sleep(args.delay)
+        if args.max_steps and step >= args.max_steps:
+            print(f"(stopped after {step} steps, before the end: no result)", file=out)
+            if specs:
+                _print_record(args, record, out)
+            return 0
+    print(env.render(), file=out)
+    print(
+        f"game over after {step} moves. returns: {[round(float(x), 3) for x in raw.state.returns()]}",
+        file=out,
+    )
+    if specs:
+        _print_record(args, record, out)
+    return 0

@@ -247,6 +247,14 @@ def test_play_to_the_end_against_a_model(run_dir: Path) -> None:
     assert "game over" in proc.stdout
 
 
+def test_watch_a_model_against_a_bot_to_the_end(run_dir: Path) -> None:
+    model = str(run_dir / "model.zip")
+    proc = eightfold("play", *env_args(), "--watch", model, "heuristic")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert f"player_0 ({model}): " in proc.stdout and "player_1 (heuristic): " in proc.stdout
+    assert "game over after" in proc.stdout and proc.stdout.splitlines()[-1].startswith("moves so far (")
+
+
 def test_play_rejects_a_bad_seat() -> None:
     proc = eightfold("play", *env_args(), "--vs", "random", "--seat", "9", stdin="quit\n")
     assert proc.returncode == 2 and "--seat" in proc.stderr
@@ -268,7 +276,7 @@ def test_play_rejects_a_bad_seat() -> None:
         (("train", "--n-envs", "0"), "argument --n-envs: must be >= 1, got 0"),
         (("eval", "--players", "random", "greedy", "--seed", "-1"), "argument --seed: must be >= 0, got -1"),
         (("render", "--seed", "-1", "--out", "x.png"), "argument --seed: must be >= 0, got -1"),
-        (("play", "--random", "--vs", "random"), "choose one: --random"),
+        (("play", "--random", "--vs", "random"), "choose one of --random"),
         (("play", "--random", "--seat", "1"), "--seat is your seat with --vs"),
         (("play", "--seat", "2"), "a game without --vs has no human seat"),  # it blamed --random
         (

@@ -167,3 +167,40 @@ def test_the_record_play_prints_sets_up_the_position_again(
     mask = env.observe("player_1")["action_mask"]
     legal = [env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)]
     assert header == f"{len(legal)}):" and sorted(shown) == sorted(legal)
+
+
+@pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
+def test_watch_labels_each_seat_and_its_record_replays(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "octi", "--seed", "2", "--watch", "heuristic", "mcts:sims=8", "--max-steps", "9"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    moves = re.findall(r"^\[(\d+)\] (player_\d) \(([^)]+)\): (.+)$", out, re.M)
+    assert [int(m[0]) for m in moves] == list(range(9))
+    assert {(m[1], m[2]) for m in moves} == {("player_0", "heuristic"), ("player_1", "mcts:sims=8")}
+    line = out.splitlines()[-1]
+    assert line.startswith("moves so far (9; as --moves, with this game's --seed 2,")
+    record = line.split("they set up the position): ", 1)[1]
+    assert record.split("; ") == [m[3] for m in moves]
+    # the board printed before the last move is the one the record without it sets up
+    env = GAMES["octi"].env(render_mode="ansi")
+    reset_to_position(env, 2, None, "; ".join(record.split("; ")[:-1]))
+    assert out.split("[8] ")[0].rstrip().endswith(env.render().rstrip())
+    assert main(args) == 0 and capsys.readouterr().out == out  # the same seed, the same game
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--watch", "random", "random", "random"), "--watch takes one player for each of the 2 seats, or one for all"),
+        (("--watch", "random", "--random"), "choose one of --random (watch a random game), --watch <players>"),
+        (("--watch", "random", "--vs", "random"), "and --vs <bot|model> (play), got --watch and --vs"),
+        (("--watch", "random", "--seat", "1"), "--seat is your seat with --vs <bot|model>"),
+        (("--watch", "heuristic", "mcts:simz=3"), "unknown parameter(s) ['simz'] for bot 'mcts'; allowed: ['sims',"),
+    ],
+)  # fmt: skip
+def test_bad_watch_options_are_usage_errors(
+    args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = next(g for g in installed_games() if GAMES[g].game_class()().num_players == 2)
+    assert main(["play", name, *args]) == 2
+    assert message in capsys.readouterr().err
