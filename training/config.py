@@ -72,6 +72,7 @@ class TrainConfig:
     # behaviour-cloning warm start (training/pretrain.py)
     pretrain_teacher: str = "heuristic"
     pretrain_samples: int = 0
+    pretrain_opponents: dict[str, float] | None = None  # None: opponents (the collection's own otherwise)
     pretrain_epochs: int = 5
     pretrain_learning_rate: float | None = None  # None: learning_rate
     pretrain_batch_size: int | None = None  # None: batch_size
@@ -163,10 +164,14 @@ class TrainConfig:
                 f"batch_size must be <= n_steps x n_envs (the rollout PPO splits into minibatches: "
                 f"{self.n_steps} x {self.n_envs} = {rollout}), got {self.batch_size!r}"
             )
-        if not self.opponents:
-            raise ValueError("opponents must name at least one opponent")
-        if not all(0 < float(w) < math.inf for w in self.opponents.values()):
-            raise ValueError(f"opponent weights must be finite numbers > 0, got {self.opponents}")
+        for name in ("opponents", "pretrain_opponents"):
+            weights = getattr(self, name)
+            if weights is None and name == "pretrain_opponents":
+                continue
+            if not weights:
+                raise ValueError(f"{name} must name at least one opponent")
+            if not all(0 < float(w) < math.inf for w in weights.values()):
+                raise ValueError(f"{name}: opponent weights must be finite numbers > 0, got {weights}")
         if not isinstance(self.rllib, dict):
             raise ValueError(f"rllib must be a mapping of PPOConfig.training settings, got {self.rllib!r}")
         if not isinstance(self.eval_opponents, list):
@@ -215,6 +220,8 @@ class TrainConfig:
 
         for spec in self.opponents:
             check("opponents", spec, allow_self=True)
+        for spec in self.pretrain_opponents or {}:
+            check("pretrain_opponents", spec, allow_self=True)
         if self.partner is not None:
             check("partner", self.partner, allow_self=True)
         for spec in self.eval_opponents:
@@ -307,6 +314,8 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
                 values[f.name] = float(v)
     if "opponents" in values:
         values["opponents"] = parse_opponents(values["opponents"])
+    if values.get("pretrain_opponents") is not None:
+        values["pretrain_opponents"] = parse_opponents(values["pretrain_opponents"])
     if "params" in values:
         values["params"] = {**cfg.params, **(values["params"] or {})}
     return dataclasses.replace(cfg, **values)

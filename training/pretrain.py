@@ -4,9 +4,10 @@ A policy that starts from random weights spends most of a short budget rediscove
 the game's scripted ``heuristic`` already knows (which placement scores, which card pays).
 With ``pretrain_samples: N`` the run first plays ``N`` learner decisions in the very
 single-agent view PPO will train in (same seat draw, same rewards, shaping included; the
-same opponents except ``self``, whose pool holds no snapshot yet: its share goes to the other
-groups by their weights, or to the ``random`` fallback when ``self`` is alone, and a
-``partner: self`` partner is the random bot), with the **teacher** bot (``pretrain_teacher``,
+same opponents, or ``pretrain_opponents`` where the config gives them, except ``self``, whose
+pool holds no snapshot yet: its share goes to the other groups by their weights, or to the
+``random`` fallback when ``self`` is alone, and a ``partner: self`` partner is the random
+bot), with the **teacher** bot (``pretrain_teacher``,
 any bot spec of the game's table) choosing the learner's moves, then fits the fresh policy to
 them:
 
@@ -300,6 +301,13 @@ class Demonstrations:
         return int(self.actions.size)
 
 
+def collection_config(cfg_dict: dict[str, Any]) -> dict[str, Any]:
+    """The config the demonstrations are played in: ``pretrain_opponents`` in place of
+    ``opponents`` where the config gives them (PPO keeps ``opponents``)."""
+    warm = cfg_dict.get("pretrain_opponents")
+    return {**cfg_dict, "opponents": warm} if warm else cfg_dict
+
+
 def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> Demonstrations:
     """Episodes ``first .. first + count - 1`` of the schedule, in one process.
 
@@ -312,7 +320,7 @@ def _collect_chunk(task: tuple[dict[str, Any], int, int, int, str | None]) -> De
     from training.train import build_single_env
 
     cfg_dict, seed, first, count, driver_path = task
-    env, game, bots = build_single_env(cfg_dict)
+    env, game, bots = build_single_env(collection_config(cfg_dict))
     teacher = make_player(game, cfg_dict["pretrain_teacher"], bots)
     driver = PolicyPlayer.load(driver_path, game) if driver_path else None
     scoring = isinstance(teacher, ScoringBot)
@@ -703,7 +711,11 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
     seed = int(cfg_dict["seed"]) + 31337
     teacher = cfg_dict["pretrain_teacher"]
     t0 = time.time()
-    record: dict[str, Any] = {"teacher": teacher, "rounds": []}
+    record: dict[str, Any] = {
+        "teacher": teacher,
+        "opponents": collection_config(cfg_dict)["opponents"],
+        "rounds": [],
+    }
     parts: list[Demonstrations] = []
     rounds = int(cfg_dict.get("pretrain_rounds", 0))
     out.mkdir(parents=True, exist_ok=True)
@@ -725,8 +737,8 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
         demos = concat(parts)
         t2 = time.time()
         print(
-            f"pretraining round {r}: {len(new):,} decisions played by {row['played_by']}, labelled by "
-            f"{teacher!r} ({t2 - t1:.0f}s)"
+            f"pretraining round {r}: {len(new):,} decisions played by {row['played_by']} against "
+            f"{record['opponents']}, labelled by {teacher!r} ({t2 - t1:.0f}s)"
             + (f"; on-policy agreement {row['on_policy_agreement']}" if r > 0 else "")
             + f"; fitting {cfg_dict['pretrain_epochs']} epochs on {len(demos):,}",
             flush=True,

@@ -212,6 +212,49 @@ def test_pretrain_writes_its_record_and_rejects_a_bad_teacher(tmp_path: Path) ->
         pretrain(model, {**cfg, "pretrain_teacher": "no_such_bot"}, tmp_path)
 
 
+def test_the_warm_start_may_play_other_opponents_than_ppo(tmp_path: Path) -> None:
+    """``pretrain_opponents`` replaces ``opponents`` for the collection only: the demonstrations
+    are those of a config whose opponents they are, and the record names them."""
+    warm = {"heuristic": 1.0}
+    cfg = _cfg(opponents={"random": 1.0}, pretrain_opponents=warm)
+    demos = collect_demonstrations(cfg, 200, seed=7)
+    same = collect_demonstrations(_cfg(opponents=warm), 200, seed=7)
+    plain = collect_demonstrations(_cfg(opponents={"random": 1.0}), 200, seed=7)
+    assert np.array_equal(demos.obs[:], same.obs[:]) and np.array_equal(demos.returns, same.returns)
+    n = min(len(demos), len(plain))
+    assert not np.array_equal(demos.obs[:n], plain.obs[:n])
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = {**cfg, "pretrain_samples": 50, "pretrain_epochs": 1, "pretrain_workers": 1}
+    vec = DummyVecEnv([lambda: build_single_env(cfg)[0]])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    assert pretrain(model, cfg, tmp_path)["opponents"] == warm
+    assert list(build_single_env(cfg)[0].opponents.groups) == ["random"]  # PPO's env: opponents
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"random": 0.0}, "pretrain_opponents: opponent weights must be finite numbers > 0, got {'random': 0.0}"),
+        ({}, "pretrain_opponents must name at least one opponent"),
+        ({"no_such_bot": 1.0}, "pretrain_opponents: unknown bot 'no_such_bot'"),
+    ],
+)  # fmt: skip
+def test_bad_pretrain_opponents_are_named(value: dict[str, float], message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        _cfg(pretrain_opponents=value)
+    assert message in str(info.value)
+
+
+def test_pretrain_opponents_take_the_forms_of_opponents() -> None:
+    from training.config import merge
+
+    cfg = merge(TrainConfig(), {"pretrain_opponents": "random,mcts:sims=5,c=0.5"}, "--set")
+    assert cfg.pretrain_opponents == {"random": 1.0, "mcts:sims=5,c=0.5": 1.0}
+    assert merge(TrainConfig(), {"pretrain_opponents": None}, "--set").pretrain_opponents is None
+
+
 def test_dagger_rounds_let_the_policy_play_and_the_teacher_label(tmp_path: Path) -> None:
     """``pretrain_rounds``: after the first fit the policy drives, the teacher labels every
     state it reaches, and the fit continues on all the data."""
