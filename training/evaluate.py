@@ -11,7 +11,8 @@ the other seats are the second player (for more than two seats both directions a
 in ``all`` mode; in solo games both play every deal, head to head). Output: a table with
 95% Wilson intervals, mean placement, Elo (Bradley-Terry), plus ``--json`` and ``--plot``
 files. Games run in ``--workers`` processes once the whole tournament holds 40 games or more
-(all pairings together; fewer are played in-process).
+(all pairings together; fewer are played in-process). ``--options`` and ``--moves`` start
+every game from a chosen position (:mod:`training.position`), after that game's own deal.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ from typing import Any
 from envs.core.game import team_seats
 from envs.core.registry import get_game
 from training.params import int_at_least, output_file, parse_params
-from training.tournament import PairResult, bradley_terry_elo, play_pairing
+from training.tournament import (
+    PairResult,
+    Start,
+    bradley_terry_elo,
+    deal_rng,
+    game_seed,
+    play_pairing,
+    start_of,
+)
 
 MIN_PARALLEL_GAMES = 40
 """Fewer games than this are played in-process: starting workers costs a few seconds."""
@@ -45,6 +54,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--games", type=int_at_least(1), default=200, help="games per pairing (default 200)")
     p.add_argument("--mode", choices=["first", "all"], default="first")
     p.add_argument("--seed", type=int_at_least(0), default=0)
+    p.add_argument(
+        "--options",
+        default=None,
+        metavar="JSON",
+        help="every game starts from these reset options of the game (a JSON object, or @file.json)",
+    )
+    p.add_argument(
+        "--moves", default=None, metavar="'M1; M2; ...'", help="and these moves in notation, ';'-separated"
+    )
     p.add_argument("--workers", type=int_at_least(1), default=2, help="processes (1 = in this process)")
     p.add_argument("--stochastic", action="store_true", help="models sample actions (default: best action)")
     p.add_argument("--json", default=None, help="write the results as JSON")
@@ -65,14 +83,14 @@ def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
     return _CACHE[key]
 
 
-def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool]) -> PairResult:
-    env, params_json, a, b, ids, seed, deterministic = task
+def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool, Start | None]) -> PairResult:
+    env, params_json, a, b, ids, seed, deterministic, start = task
     import torch
 
     torch.set_num_threads(1)
     game, pa = _player(env, params_json, a, deterministic)
     _, pb = _player(env, params_json, b, deterministic)
-    return play_pairing(game, pa, pb, (a, b), ids, seed=seed)
+    return play_pairing(game, pa, pb, (a, b), ids, seed=seed, start=start)
 
 
 def run_tournament(
@@ -84,13 +102,24 @@ def run_tournament(
     seed: int = 0,
     workers: int = 2,
     deterministic: bool = True,
+    start: Start | None = None,
 ) -> dict[str, Any]:
-    """Play the pairings; results as a JSON-ready dict (pairs, Elo)."""
+    """Play the pairings, every game from the initial position or ``start`` (reset options and
+    moves in notation, as ``eightfold play --options --moves`` take them); results as a
+    JSON-ready dict (pairs, Elo)."""
     if len(players) < 2:
         raise ValueError("name at least two players (bot specs or model .zip files)")
     if len(set(players)) != len(players):
         raise ValueError(f"players must be distinct, got {list(players)}")
     game = get_game(env).game_class()(**params)
+    if start is not None:  # a bad start fails here, before any game, naming the move or option
+        for g in range(games):  # every game deals afresh: the moves must be legal after each deal
+            try:
+                start_of(game, deal_rng(game, game_seed(seed, g)), start)
+            except ValueError as exc:
+                raise ValueError(
+                    f"game {g + 1} of each pairing (its own deal, --seed {seed}): {exc}"
+                ) from None
     for spec in players:  # fail early, in this process, on a bad spec or model
         _player(env, json.dumps(params, sort_keys=True), spec, deterministic)
     pairs = [(players[0], b) for b in players[1:]]
@@ -101,7 +130,7 @@ def run_tournament(
     chunks = max(1, workers) * 2
     pjson = json.dumps(params, sort_keys=True)
     tasks = [
-        (env, pjson, a, b, list(range(games))[k::chunks], seed, deterministic)
+        (env, pjson, a, b, list(range(games))[k::chunks], seed, deterministic, start)
         for a, b in pairs
         for k in range(min(chunks, games))
     ]
@@ -129,6 +158,7 @@ def run_tournament(
         "sides": 2 if solo else game.num_players // len(team_seats(game, 0)),
         "seating": "the same deals, scores compared" if solo else "seats rotated",
         "games_per_pairing": games,
+        **({"start": {"options": start[0], "moves": start[1]}} if start is not None else {}),
         "players": list(players),
         "pairs": [r.summary() for r in results],
         "elo": bradley_terry_elo(list(players), results),
@@ -202,9 +232,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
         note = params_note(spec, game)
         if note:
             print(note, file=sys.stderr)
+    from training.position import parse_reset_options, split_moves
+
+    options, moves = parse_reset_options(args.options), split_moves(args.moves)
+    start = (options, moves) if options is not None or moves else None
     res = run_tournament(
-        env, params, args.players, args.games, args.mode, args.seed, args.workers, not args.stochastic
+        env, params, args.players, args.games, args.mode, args.seed, args.workers, not args.stochastic, start
     )
+    if start is not None:
+        shown = [f"--options {json.dumps(options)}"] if options is not None else []
+        shown += [f"{len(moves)} move(s) of --moves"] if moves else []
+        print(f"every game starts from {' and '.join(shown)}")
     print(format_table(res))
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=2))

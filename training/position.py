@@ -71,6 +71,30 @@ def split_moves(text: str | None) -> list[str]:
     return moves
 
 
+def checked_action(state: Any, i: int, text: str, moves_left: int, who: str) -> int:
+    """The action of move ``i`` (``text``, notation) in engine ``state``, legal for ``who``, the
+    seat to act; ``ValueError`` naming the move if the game is over, the text malformed or the
+    move not legal (with the legal moves)."""
+    if state.is_terminal():
+        raise ValueError(
+            f"--moves: the game is over before move {i} {text!r}; {moves_left} move(s) not played"
+        )
+    try:
+        action = int(state.string_to_action(text))
+    except ValueError as exc:
+        raise ValueError(f"--moves: move {i} {text!r} ({who} to act): {exc}") from None
+    mask = state.legal_mask()
+    if not 0 <= action < mask.size or not mask[action]:
+        legal = [state.action_to_string(int(a)) for a in legal_indices(mask)]
+        more = f", ... ({len(legal)} in all)" if len(legal) > SHOWN_LEGAL else ""
+        raise ValueError(
+            f"--moves: move {i} {text!r} is not legal for {who} here; legal: "
+            + ", ".join(legal[:SHOWN_LEGAL])
+            + more
+        )
+    return action
+
+
 def play_moves(env: Any, moves: list[str]) -> int:
     """Play ``moves`` (notation) in the reset AEC ``env``, each legal for the seat to act;
     dead steps of finished seats are taken on the way. Returns the number played; a malformed
@@ -79,26 +103,24 @@ def play_moves(env: Any, moves: list[str]) -> int:
     for i, text in enumerate(moves, 1):
         while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
             env.step(None)
-        if not env.agents or raw.state.is_terminal():
-            raise ValueError(
-                f"--moves: the game is over before move {i} {text!r}; {len(moves) - i + 1} move(s) not played"
-            )
-        agent = env.agent_selection
-        try:
-            action = int(raw.string_to_action(text))
-        except ValueError as exc:
-            raise ValueError(f"--moves: move {i} {text!r} ({agent} to act): {exc}") from None
-        mask = np.asarray(env.observe(agent)["action_mask"])
-        if not 0 <= action < mask.size or not mask[action]:
-            legal = [raw.action_to_string(int(a)) for a in legal_indices(mask)]
-            more = f", ... ({len(legal)} in all)" if len(legal) > SHOWN_LEGAL else ""
-            raise ValueError(
-                f"--moves: move {i} {text!r} is not legal for {agent} here; legal: "
-                + ", ".join(legal[:SHOWN_LEGAL])
-                + more
-            )
-        env.step(action)
+        env.step(checked_action(raw.state, i, text, len(moves) - i + 1, env.agent_selection))
     return len(moves)
+
+
+def start_state(game: Any, rng: np.random.Generator, options: dict[str, Any] | None, moves: list[str]) -> Any:
+    """The engine's version of :func:`reset_to_position`: ``game.new_initial_state(rng,
+    options)``, then ``moves`` (notation), checked the same way (``eightfold eval`` starts every
+    game there)."""
+    try:
+        state = game.new_initial_state(rng, options)
+    except ValueError as exc:
+        if options is None:
+            raise
+        raise ValueError(f"--options: {exc}") from None
+    for i, text in enumerate(moves, 1):
+        who = f"player_{state.current_player()}" if not state.is_terminal() else ""
+        state.apply(checked_action(state, i, text, len(moves) - i + 1, who))
+    return state
 
 
 def reset_to_position(env: Any, seed: int, options: str | None, moves: str | None) -> int:

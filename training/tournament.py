@@ -91,12 +91,40 @@ def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (lo, hi)
 
 
+#: where a tournament's games start: reset options (or None) and moves in notation after them
+Start = tuple[dict[str, Any] | None, list[str]]
+
+
+def start_of(game: Game[Any, Any], rng: np.random.Generator, start: Start | None = None) -> Any:
+    """A game's first state: dealt from ``rng``, then ``start`` (reset options and moves) if given."""
+    if start is None:
+        return game.new_initial_state(rng)
+    from training.position import start_state
+
+    return start_state(game, rng, *start)
+
+
+def game_seed(seed: int, g: int) -> int:
+    """The seed of game ``g`` of a pairing played at tournament ``seed``."""
+    return seed * 1_000_003 + g
+
+
+def deal_rng(game: Game[Any, Any], seed: int) -> np.random.Generator:
+    """The generator game ``seed`` of :func:`play_game` deals from."""
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(game.num_players + 1)[0])
+
+
 def play_game(
-    game: Game[Any, Any], players: Sequence[Player], seed: int, max_steps: int | None = None
+    game: Game[Any, Any],
+    players: Sequence[Player],
+    seed: int,
+    max_steps: int | None = None,
+    start: Start | None = None,
 ) -> np.ndarray:
-    """One game, ``players[s]`` in seat ``s``; the final returns per seat."""
+    """One game, ``players[s]`` in seat ``s``, from the initial position (or ``start``); the
+    final returns per seat."""
     seeds = np.random.SeedSequence(seed).spawn(game.num_players + 1)
-    state = game.new_initial_state(np.random.default_rng(seeds[0]))
+    state = start_of(game, np.random.default_rng(seeds[0]), start)  # = deal_rng(game, seed)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
     limit = max_steps if max_steps is not None else game.max_game_length + 1
     for _ in range(limit):
@@ -116,8 +144,10 @@ def play_pairing(
     names: tuple[str, str],
     game_ids: Sequence[int],
     seed: int = 0,
+    start: Start | None = None,
 ) -> PairResult:
-    """Games ``game_ids`` of the pairing ``a`` vs ``b`` (``a`` in seat ``g mod n``, ``b`` elsewhere).
+    """Games ``game_ids`` of the pairing ``a`` vs ``b`` (``a`` in seat ``g mod n``, ``b`` elsewhere),
+    each from the initial position or ``start``.
 
     Solo games: both play each deal (same seed), compared head to head from ``a``'s side.
     """
@@ -125,15 +155,15 @@ def play_pairing(
     res = PairResult(*names)
     if n == 1:
         for g in game_ids:
-            deal = seed * 1_000_003 + g
-            both = np.array([float(play_game(game, [p], seed=deal)[0]) for p in (a, b)])
+            deal = game_seed(seed, g)
+            both = np.array([float(play_game(game, [p], seed=deal, start=start)[0]) for p in (a, b)])
             ra = float(both[0])
             res.add(outcome(both, 0), placement(both, 0), ra)
         return res
     for g in game_ids:
         seat = g % n
         seated = [a if s == seat else b for s in range(n)]
-        ret = play_game(game, seated, seed=seed * 1_000_003 + g)
+        ret = play_game(game, seated, seed=game_seed(seed, g), start=start)
         team = team_seats(game, seat)
         res.add(outcome(ret, seat, team), placement(ret, seat, team), float(ret[seat]))
     return res

@@ -204,3 +204,54 @@ def test_bad_watch_options_are_usage_errors(
     name = next(g for g in installed_games() if GAMES[g].game_class()().num_players == 2)
     assert main(["play", name, *args]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
+def test_eval_plays_every_game_from_the_start_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """From a finished game every game's result is that game's: the first player wins in the
+    winner's seat and loses in the other, whoever plays; the JSON names the start."""
+    from envs.core.bots import make_bot
+
+    env = GAMES["octi"].env()
+    game = env.unwrapped.game
+    bots = [make_bot(game, "heuristic", GAMES["octi"].bots()), make_bot(game, "random", GAMES["octi"].bots())]
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    moves = []
+    while not env.unwrapped.state.is_terminal():
+        seat = env.unwrapped.state.current_player()
+        action = int(bots[seat].act(env.unwrapped.state, seat, rng))
+        moves.append(env.unwrapped.action_to_string(action))
+        env.step(action)
+    assert env.unwrapped.state.returns().tolist() == [1.0, -1.0]  # heuristic won, in seat 0
+    out = tmp_path / "r.json"
+    args = ["eval", "octi", "--players", "random", "heuristic", "--games", "6", "--workers", "1"]
+    assert main([*args, "--moves", "; ".join(moves), "--json", str(out)]) == 0
+    assert f"every game starts from {len(moves)} move(s) of --moves" in capsys.readouterr().out
+    res = json.loads(out.read_text())
+    assert res["start"] == {"options": None, "moves": moves}
+    assert (res["pairs"][0]["wins"], res["pairs"][0]["losses"]) == (3, 3)  # random wins in seat 0
+    # a start that cannot be set up stops the tournament before its games, naming the move
+    assert main([*args, "--moves", "; ".join([*moves, moves[-1]])]) == 2
+    assert (
+        f"game 1 of each pairing (its own deal, --seed 0): --moves: the game is over before move {len(moves) + 1} "
+        in capsys.readouterr().err
+    )
+
+
+@pytest.mark.skipif("otto_octopus" not in installed_games(), reason="Otto the Octopus not installed")
+def test_eval_checks_the_moves_after_every_games_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """In a game with chance each game deals afresh: moves legal after one deal may not be
+    after another's, and the tournament names the first game whose deal refuses them."""
+    moves, _ = _random_game("otto_octopus", {}, seed=3)
+    args = ["eval", "otto_octopus", "--players", "random", "heuristic", "--games", "4", "--workers", "1"]
+    assert main([*args, "--moves", "; ".join(moves[:6])]) == 2
+    assert "of each pairing (its own deal, --seed 0): --moves: move " in capsys.readouterr().err
+    # a position fixes the hands: the same first moves are then legal in every game
+    position = {
+        "position": {"hands": [["straight", "turn-in", "starfish"], ["bubbles", "straight", "turn-in"]]}
+    }
+    first = "place straight d6; place straight d3"
+    assert main([*args, "--options", json.dumps(position), "--moves", first]) == 0
