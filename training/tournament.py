@@ -109,9 +109,14 @@ def game_seed(seed: int, g: int) -> int:
     return seed * 1_000_003 + g
 
 
+def _game_seeds(game: Game[Any, Any], seed: int) -> list[np.random.SeedSequence]:
+    """Game ``seed``'s seeds: the deal's first, then one per seat for its player."""
+    return np.random.SeedSequence(seed).spawn(game.num_players + 1)
+
+
 def deal_rng(game: Game[Any, Any], seed: int) -> np.random.Generator:
     """The generator game ``seed`` of :func:`play_game` deals from."""
-    return np.random.default_rng(np.random.SeedSequence(seed).spawn(game.num_players + 1)[0])
+    return np.random.default_rng(_game_seeds(game, seed)[0])
 
 
 def play_game(
@@ -123,8 +128,8 @@ def play_game(
 ) -> np.ndarray:
     """One game, ``players[s]`` in seat ``s``, from the initial position (or ``start``); the
     final returns per seat."""
-    seeds = np.random.SeedSequence(seed).spawn(game.num_players + 1)
-    state = start_of(game, np.random.default_rng(seeds[0]), start)  # = deal_rng(game, seed)
+    seeds = _game_seeds(game, seed)
+    state = start_of(game, np.random.default_rng(seeds[0]), start)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
     limit = max_steps if max_steps is not None else game.max_game_length + 1
     for _ in range(limit):
