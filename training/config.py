@@ -66,6 +66,7 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     # network
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    vf_arch: list[int] | None = None  # the critic's hidden layers (None: net_arch, as the actor's)
     cnn_channels: list[int] = field(default_factory=lambda: [64, 64])
     features_dim: int = 256
     policy: str = "masked"  # "masked": training.policies.MaskedPolicy; "sb3": sb3-contrib's own
@@ -126,12 +127,15 @@ class TrainConfig:
                 raise ValueError(f"{name} must be >= 0 (0 = none), got {getattr(self, name)!r}")
         if not 0 <= int(self.seed) < 2**32:
             raise ValueError(f"seed must be in [0, 2**32 - 1], got {self.seed!r}")
-        for name, least in (("net_arch", 0), ("cnn_channels", 1)):
+        for name, least in (("net_arch", 0), ("vf_arch", 0), ("cnn_channels", 1)):
             widths = getattr(self, name)
+            if widths is None and name == "vf_arch":
+                continue
             ok = isinstance(widths, list) and len(widths) >= least
             if not ok or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in widths):
                 kind = "a list" if least == 0 else "a non-empty list"
-                raise ValueError(f"{name} must be {kind} of integer widths >= 1, got {widths!r}")
+                null = " (or null: net_arch)" if name == "vf_arch" else ""
+                raise ValueError(f"{name} must be {kind} of integer widths >= 1{null}, got {widths!r}")
         if not 0 < float(self.gamma) <= 1:
             raise ValueError(f"gamma must be in (0, 1], got {self.gamma!r}")
         for name, low, high in (("gae_lambda", 0.0, 1.0), ("latest_prob", 0.0, 1.0)):

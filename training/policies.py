@@ -406,10 +406,12 @@ def policy_kwargs(
     net_arch: Sequence[int] = (256, 256),
     cnn_channels: Sequence[int] = (64, 64),
     features_dim: int = 256,
+    vf_arch: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """``policy_kwargs`` for ``MaskablePPO(MaskedPolicy, ...)`` (or ``"MlpPolicy"``) suited to
-    ``obs_shape``."""
-    kwargs: dict[str, Any] = {"net_arch": {"pi": list(net_arch), "vf": list(net_arch)}}
+    ``obs_shape``: actor MLP ``net_arch``, critic MLP ``vf_arch`` (``None``: ``net_arch``)."""
+    critic = list(net_arch if vf_arch is None else vf_arch)
+    kwargs: dict[str, Any] = {"net_arch": {"pi": list(net_arch), "vf": critic}}
     if len(obs_shape) == 3:
         kwargs.update(
             features_extractor_class=BoardCNN,
@@ -419,7 +421,13 @@ def policy_kwargs(
     return kwargs
 
 
-def describe(obs_shape: Sequence[int], net_arch: Sequence[int], cnn_channels: Sequence[int]) -> str:
+def describe(
+    obs_shape: Sequence[int],
+    net_arch: Sequence[int],
+    cnn_channels: Sequence[int],
+    vf_arch: Sequence[int] | None = None,
+) -> str:
+    critic = "" if vf_arch is None or list(vf_arch) == list(net_arch) else f" (critic {list(vf_arch)})"
     if len(obs_shape) == 3:
-        return f"CNN {list(cnn_channels)} over {tuple(obs_shape)} planes + MLP heads {list(net_arch)}"
-    return f"MLP {list(net_arch)} over {tuple(obs_shape)}"
+        return f"CNN {list(cnn_channels)} over {tuple(obs_shape)} planes + MLP heads {list(net_arch)}{critic}"
+    return f"MLP {list(net_arch)}{critic} over {tuple(obs_shape)}"

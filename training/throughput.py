@@ -92,6 +92,7 @@ BENCH_OPTIONS = (
     *PPO_KWARGS,
     "n_envs",
     "net_arch",
+    "vf_arch",
     "cnn_channels",
     "features_dim",
     "policy",
@@ -221,7 +222,7 @@ def _learn_rate(
         vec,
         **cfg.ppo_kwargs(),
         **algorithm_kwargs(cfg.policy),
-        policy_kwargs=policy_kwargs(obs_shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim),
+        policy_kwargs=policy_kwargs(obs_shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim, cfg.vf_arch),
         seed=cfg.seed,
         device="cpu",
     )
@@ -316,6 +317,7 @@ def run_learner_bench(
         "network": "CNN" if planes else "MLP",
         "policy": cfg.policy,
         "net_arch": list(cfg.net_arch),
+        "vf_arch": None if cfg.vf_arch is None else list(cfg.vf_arch),
         "game_steps_per_s": round(best["game"], 1),
         "connect_four_steps_per_s": round(best["ref"], 1),
         "ratio": round(best["game"] / best["ref"], 3),
@@ -332,7 +334,13 @@ def run_learner_bench(
 def format_result(r: dict[str, Any]) -> str:
     return (
         f"learner throughput (MaskablePPO.learn, {r['policy']} policy, {r['n_envs']} envs, "
-        f"{r['network']} {'x'.join(map(str, r['net_arch'])) or '(no hidden layers)'}, "
+        f"{r['network']} {'x'.join(map(str, r['net_arch'])) or '(no hidden layers)'}"
+        + (
+            f" (critic {'x'.join(map(str, r['vf_arch'])) or 'linear'})"
+            if r.get("vf_arch") is not None
+            else ""
+        )
+        + ", "
         f"{r['timesteps']:,} steps, "
         f"best of {len(r['all']['game'])}):\n"
         f"  {r['env']} {r['params']}: {r['game_steps_per_s']:,.0f} steps/s "

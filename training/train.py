@@ -154,7 +154,7 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
 
 
 #: options fixed by the saved model's network: a resume cannot change them
-NETWORK_OPTIONS = ("policy", "net_arch", "cnn_channels", "features_dim")
+NETWORK_OPTIONS = ("policy", "net_arch", "vf_arch", "cnn_channels", "features_dim")
 #: the behaviour-cloning warm start's options: it ran (or not) when the run began
 PRETRAIN_OPTIONS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.name.startswith("pretrain_"))
 
@@ -259,7 +259,7 @@ def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
         **cfg.ppo_kwargs(),
         **algorithm_kwargs(cfg.policy),
         policy_kwargs=policy_kwargs(
-            vec.observation_space.shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim
+            vec.observation_space.shape, cfg.net_arch, cfg.cnn_channels, cfg.features_dim, cfg.vf_arch
         ),
         tensorboard_log=str(out / "tb"),
         seed=cfg.seed,
@@ -398,7 +398,7 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         pretrain_s = time.time() - t_pre
     print(
         f"training {entry.env_id}{f' {cfg.params}' if cfg.params else ''} on {cfg.n_envs} {cfg.vec_env} envs vs "
-        f"{dict(cfg.opponents)}; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels)}",
+        f"{dict(cfg.opponents)}; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels, cfg.vf_arch)}",
         flush=True,
     )
     remaining = max(0, cfg.timesteps - model.num_timesteps)

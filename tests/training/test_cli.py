@@ -607,6 +607,7 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
     for extra, message in (
         (["--timesteps", str(steps)], f"the run is at {steps:,} steps already"),
         (["--timesteps", str(steps + 64), "--set", "net_arch=[8]"], "net_arch cannot change"),
+        (["--timesteps", str(steps + 64), "--set", "vf_arch=[8]"], "vf_arch cannot change"),
         (["--timesteps", str(steps + 64), "--set", "policy=sb3"], "policy cannot change"),
         # the warm start ran (or not) before the first PPO step: a resume cannot change it, and
         # config.yaml must not come to say it did

@@ -74,6 +74,12 @@ def test_an_option_of_the_wrong_type_is_named(key: str, value: Any, message: str
         ("learning_rate", 0.0, r"learning_rate must be a finite number > 0"),
         ("ent_coef", -0.01, r"ent_coef must be a finite number >= 0"),
         ("net_arch", [64, 0], r"net_arch must be a list of integer widths >= 1"),
+        (
+            "vf_arch",
+            [64, 0],
+            r"vf_arch must be a list of integer widths >= 1 \(or null: net_arch\), got \[64, 0\]",
+        ),
+        ("vf_arch", 64, r"vf_arch must be a list of integer widths >= 1 \(or null: net_arch\), got 64"),
         ("cnn_channels", [], r"cnn_channels must be a non-empty list"),
     ],
 )

@@ -397,3 +397,26 @@ def test_the_set_log_prob_is_the_logsumexp_over_the_set() -> None:
         torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-6)
     empty = torch.zeros_like(sets)
     assert bool(torch.isneginf(_masked(logits, masks).set_log_prob(empty)).all())
+
+
+@pytest.mark.parametrize("vf_arch", [None, [8], []])
+def test_the_critic_may_have_layers_of_its_own(vf_arch: list[int] | None, tmp_path: Path) -> None:
+    """``vf_arch`` sizes the critic's MLP in the model ``eightfold train`` builds; the actor
+    keeps ``net_arch`` (None: the critic has the same)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.config import TrainConfig
+    from training.train import build_model, build_single_env
+
+    cfg = TrainConfig(env="over_and_out", params={"num_players": 2}, net_arch=[16, 16], vf_arch=vf_arch)
+    cfg.validate()
+    vec = DummyVecEnv([lambda: build_single_env(cfg.to_dict())[0]])
+    model = build_model(cfg, vec, tmp_path)
+
+    def widths(net: torch.nn.Module) -> list[int]:
+        return [m.out_features for m in net.modules() if isinstance(m, torch.nn.Linear)]
+
+    critic = [16, 16] if vf_arch is None else vf_arch
+    assert widths(model.policy.mlp_extractor.policy_net) == [16, 16]
+    assert widths(model.policy.mlp_extractor.value_net) == critic
+    assert model.policy.value_net.in_features == (critic[-1] if critic else 60)  # 60 inputs: no layer

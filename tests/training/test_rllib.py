@@ -259,6 +259,12 @@ def test_pretraining_is_refused_not_ignored(tmp_path: Path) -> None:
         )
 
 
+def test_a_critic_of_its_own_is_refused_not_ignored(tmp_path: Path) -> None:
+    """RLlib's module shares one encoder of ``net_arch``: ``vf_arch`` is refused by name."""
+    with pytest.raises(ValueError, match=r"vf_arch=\[8\] \(a critic of its own\)"):
+        train_rllib(_args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "vf_arch": [8]})
+
+
 def test_env_copies_keep_apart_streams_when_rllib_seeds_them() -> None:
     """RLlib seeds env copy v of runner w with seed + w + v (so runner 1 copy 1 and runner 2
     copy 0 get the same number): the env folds its own (runner, copy) indices into the stream,

@@ -21,7 +21,7 @@ Hyper-parameters come from the same resolved training config as the SB3 trainer
 ``rllib:`` mapping (``--set 'rllib={"lambda_": 0.95}'`` or a YAML key) is passed to
 ``PPOConfig.training`` as is; what none of these sets keeps RLlib's default. The SB3-only
 settings (``seat``, ``partner``, the evaluation and checkpoint options, ``pool_size``,
-``latest_prob``, ``policy``, the CNN settings) are not used; ``shaping`` and
+``latest_prob``, ``policy``, the CNN settings) are not used; ``shaping``, ``vf_arch`` and
 ``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
 shared encoder of ``net_arch`` under the policy and value heads (SB3's policy has two separate
 MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whichever comes
@@ -294,6 +294,11 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         raise ValueError(
             f"shaping={config['shaping']} is implemented by the SB3 single-agent view only; "
             "train with --backend sb3, or add --set shaping=0 for RLlib"
+        )
+    if config.get("vf_arch") is not None:  # RLlib's module shares one encoder (net_arch)
+        raise ValueError(
+            f"vf_arch={config['vf_arch']} (a critic of its own) is for the SB3 policy's separate MLPs; "
+            "RLlib's module shares one encoder of net_arch: train with --backend sb3, or add --set vf_arch=null"
         )
     if int(config.get("pretrain_samples") or 0) > 0:  # behaviour cloning fits an SB3 policy
         raise ValueError(
