@@ -73,7 +73,7 @@ class TrainConfig:
     # behaviour-cloning warm start (training/pretrain.py)
     pretrain_teacher: str = "heuristic"
     pretrain_samples: int = 0
-    pretrain_opponents: dict[str, float] | None = None  # None: opponents (the collection's own otherwise)
+    pretrain_opponents: dict[str, float] | None = None  # whom the teacher's decisions meet (None: opponents)
     pretrain_epochs: int = 5
     pretrain_learning_rate: float | None = None  # None: learning_rate
     pretrain_batch_size: int | None = None  # None: batch_size

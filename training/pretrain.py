@@ -7,9 +7,8 @@ single-agent view PPO will train in (same seat draw, same rewards, shaping inclu
 same opponents, or ``pretrain_opponents`` where the config gives them, except ``self``, whose
 pool holds no snapshot yet: its share goes to the other groups by their weights, or to the
 ``random`` fallback when ``self`` is alone, and a ``partner: self`` partner is the random
-bot), with the **teacher** bot (``pretrain_teacher``,
-any bot spec of the game's table) choosing the learner's moves, then fits the fresh policy to
-them:
+bot), with the **teacher** bot (``pretrain_teacher``, any bot spec of the game's table)
+choosing the learner's moves, then fits the fresh policy to them:
 
 * the actor by masked cross-entropy to the teacher's choices. A scoring teacher
   (:class:`~envs.core.bots.ScoringBot`: every ``greedy`` / ``heuristic`` of this suite but
