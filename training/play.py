@@ -222,8 +222,8 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
         seat = raw.possible_agents.index(agent)
         action = choose(obs, seat)
         who = f" ({specs[seat]})" if specs else ""
-        print(f"[{step}] {agent}{who}: {raw.action_to_string(action)}\n", file=out)
         record.append(raw.action_to_string(action))
+        print(f"[{step}] {agent}{who}: {record[-1]}\n", file=out)
         env.step(action)
         step += 1
         if args.delay:
