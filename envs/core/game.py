@@ -22,10 +22,11 @@ one paid at the end use the same mechanism, and the sum over an episode is the f
 from __future__ import annotations
 
 import copy
+import dataclasses
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -193,6 +194,9 @@ class GameState(ABC):
 
 
 S = TypeVar("S", bound=GameState)
+
+#: the reset option of every game: a whole engine state (:meth:`Game.restored_state`)
+STATE_OPTION = "state"
 C = TypeVar("C")
 
 
@@ -259,7 +263,41 @@ class Game(ABC, Generic[C, S]):
     # ------------------------------------------------------------- functions
     @abstractmethod
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> S:
-        """A new game; all randomness from ``rng`` (the state keeps it)."""
+        """A new game; all randomness from ``rng`` (the state keeps it). Every game takes the
+        reset option :data:`STATE_OPTION` (see :meth:`restored_state`) besides its own."""
+
+    def restored_state(self, state_class: type[S], options: Mapping[str, Any]) -> S | None:
+        """The reset option ``"state"`` that every game takes: a whole engine state as
+        ``state.to_dict()`` wrote it (hidden parts and the state's own generator included, so
+        the rest of the game's chance follows from it, not from the reset's ``rng``); ``None``
+        when the option is absent or ``None``. It sets everything, so it takes no other option,
+        and its parameters must be this game's (``ValueError`` naming the ones that differ)."""
+        d = options.get(STATE_OPTION)
+        if d is None:
+            return None
+        others = sorted(str(k) for k in options if k != STATE_OPTION)
+        if others:
+            raise ValueError(
+                f"reset option {STATE_OPTION!r} sets the whole game and takes no other option; got also {others}"
+            )
+        if not isinstance(d, Mapping):
+            raise ValueError(
+                f"reset option {STATE_OPTION!r} must be a dict written by state.to_dict(), got {type(d).__name__}"
+            )
+        try:
+            state = cast(S, state_class.from_dict(d))
+        except ValueError as exc:
+            raise ValueError(f"reset option {STATE_OPTION!r}: {exc}") from None
+        theirs = getattr(state, "config", None)
+        if theirs != self.config:
+            differ = f"{theirs!r} (this game: {self.config!r})"
+            if dataclasses.is_dataclass(theirs) and dataclasses.is_dataclass(self.config):
+                mine, got = vars(self.config), vars(theirs)
+                differ = ", ".join(
+                    f"{k}={got[k]!r} (this game: {v!r})" for k, v in mine.items() if got.get(k) != v
+                )
+            raise ValueError(f"reset option {STATE_OPTION!r} holds a game of other parameters: {differ}")
+        return state
 
     @abstractmethod
     def observe(self, state: S, seat: int) -> np.ndarray:

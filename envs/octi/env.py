@@ -120,6 +120,11 @@ the player who made the last move: nobody moves any more).
 notation strings from the initial position (a convenience for setting up positions;
 any other key raises ``ValueError``, except ``"options"``, which PettingZoo's ``api_test``
 passes as a probe and which is ignored).
+``options={"state": env.unwrapped.state.to_dict()}`` (every game of the suite) restores a whole
+engine state exactly, hidden parts and the state's own generator included, so the rest of the
+game's chance is that state's and the reset seed has no say; it takes no other option, and a
+state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
+writes each game's first state this way; seats already out take their dead steps first).
 
 **Decisions where the spec was open** (spec §3/§4 [MODEL] rules are implemented as written):
 

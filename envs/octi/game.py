@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import Game
+from envs.core.game import STATE_OPTION, Game
 from envs.octi import encode
 from envs.octi.rules import Config, State
 
-RESET_OPTIONS = ("moves",)
+RESET_OPTIONS = ("moves", STATE_OPTION)
 
 
 class OctiGame(Game[Config, State]):
@@ -79,6 +79,9 @@ class OctiGame(Game[Config, State]):
             return state
         if not isinstance(options, Mapping):
             raise ValueError(f"options must be a dict, got {type(options).__name__}")
+        restored = self.restored_state(State, options)
+        if restored is not None:
+            return restored
         unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")

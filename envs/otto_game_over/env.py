@@ -158,6 +158,11 @@ void; ``voided_cards`` counts them). ``env.unwrapped.snapshot()`` returns the fu
 (plus ``result`` once the game is over); fed back it reproduces any position of a game not
 yet over (a finished game cannot be set up: ``ValueError``). Any other option key raises ``ValueError`` (PettingZoo's
 ``api_test`` probe key ``"options"`` is ignored).
+``options={"state": env.unwrapped.state.to_dict()}`` (every game of the suite) restores a whole
+engine state exactly, hidden parts and the state's own generator included, so the rest of the
+game's chance is that state's and the reset seed has no say; it takes no other option, and a
+state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
+writes each game's first state this way; seats already out take their dead steps first).
 
 Decisions where the spec was open
 ---------------------------------

@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import Game, Symmetry
+from envs.core.game import STATE_OPTION, Game, Symmetry
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import encode, flow, notation, position
 from envs.otto_game_over.rules import Config, State
 
-OPTION_KEYS = ("position",)
+OPTION_KEYS = ("position", STATE_OPTION)
 
 
 class OttoGameOverGame(Game[Config, State]):
@@ -83,6 +83,9 @@ class OttoGameOverGame(Game[Config, State]):
         if options is not None:
             if not isinstance(options, Mapping):
                 raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+            restored = self.restored_state(State, options)
+            if restored is not None:
+                return restored
             unknown = sorted(str(k) for k in options if k not in OPTION_KEYS)
             if unknown:
                 raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(OPTION_KEYS)}")

@@ -133,7 +133,13 @@ Examples: ``place turn-in d6``, ``place end-shell a8``, ``pass``, ``stop``,
 Reset options and positions
 ---------------------------
 ``reset(seed, options={"position": {...}})`` starts from a position; ``snapshot()``
-returns the current one in the same schema (feeding it back reproduces it)::
+returns the current one in the same schema (feeding it back reproduces it).
+``options={"state": env.unwrapped.state.to_dict()}`` (every game of the suite) restores a whole
+engine state exactly, hidden parts and the state's own generator included, so the rest of the
+game's chance is that state's and the reset seed has no say; it takes no other option, and a
+state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
+writes each game's first state this way; seats already out take their dead steps first). The
+position schema::
 
     {"placements": ["straight d6", "straight d7"],  # play order; arm tiles in arm order
      "hands": [["straight", "turn-in", "starfish"], ["bubbles"]],  # per seat, oldest first

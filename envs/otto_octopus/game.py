@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game
+from envs.core.game import STATE_OPTION, Game
 from envs.otto_octopus.encode import OBS_SIZE, action_to_string, hidden_tiles, observe, parse_action
 from envs.otto_octopus.position import load_position, new_game
 from envs.otto_octopus.rules import NUM_ACTIONS, Config, State
 
-RESET_OPTIONS = ("position",)
+RESET_OPTIONS = ("position", STATE_OPTION)
 
 
 class OttoOctopusGame(Game[Config, State]):
@@ -81,6 +81,9 @@ class OttoOctopusGame(Game[Config, State]):
             return new_game(self.config, rng)
         if not isinstance(options, Mapping):
             raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+        restored = self.restored_state(State, options)
+        if restored is not None:
+            return restored
         unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")

@@ -73,6 +73,11 @@ tokens put on top of the deck in that order (first = top; block dealing deals th
 player left of the dealer first, dealer last, then the draws); ``tiptop_top`` = list of distinct
 Tip Top values (ints or numpy integers) put on top of the Tip Top pile (the first is turned up
 as L). An option given as ``None`` counts as absent.
+``options={"state": env.unwrapped.state.to_dict()}`` (every game of the suite) restores a whole
+engine state exactly, hidden parts and the state's own generator included, so the rest of the
+game's chance is that state's and the reset seed has no say; it takes no other option, and a
+state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
+writes each game's first state this way; seats already out take their dead steps first).
 
 **Notation** (spec §8): ``play <card>`` with card in ``0 1 2 3 4 5 x2 -10 spin-out top-out
 topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illegal <a>"`` for an

@@ -7,13 +7,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import Game
+from envs.core.game import STATE_OPTION, Game
 from envs.over_and_out.cards import KIND_OF, NUM_ACTIONS, NUM_KINDS, TIPTOP_VALUES, TOKENS
 from envs.over_and_out.config import Config
 from envs.over_and_out.encode import OBS_SIZE, observe
 from envs.over_and_out.rules import State
 
-RESET_OPTIONS = ("deck_top", "tiptop_top")
+RESET_OPTIONS = ("deck_top", "tiptop_top", STATE_OPTION)
 
 
 class OverAndOutGame(Game[Config, State]):
@@ -65,6 +65,10 @@ class OverAndOutGame(Game[Config, State]):
 
     # ------------------------------------------------------------ functions
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        if isinstance(options, Mapping):
+            restored = self.restored_state(State, options)
+            if restored is not None:
+                return restored
         deck_top, tiptop_top = self._parse_options(options)
         return State.new_game(self.config, rng, deck_top, tiptop_top)
 

@@ -1,0 +1,113 @@
+"""The reset option ``"state"`` every game takes (``Game.restored_state``): a whole engine
+state as ``state.to_dict()`` wrote it, through JSON, hidden parts and generator included."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.core.game import STATE_OPTION
+from envs.core.registry import GAMES
+from tests.core.helpers import make_game, random_action
+
+
+def _env_after(name: str, params: dict[str, Any], seed: int, moves: int) -> tuple[Any, np.random.Generator]:
+    """An env after ``moves`` seeded random moves (dead steps taken), and the move generator."""
+    env = GAMES[name].env(**params)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    for _ in range(moves):
+        if not env.agents:
+            break
+        obs, _r, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return env, rng
+
+
+def test_a_restored_state_plays_on_like_the_original(game_config: tuple[str, dict[str, Any]]) -> None:
+    name, params = game_config
+    for seed, moves in ((0, 0), (5, 9), (11, 31)):
+        env, rng = _env_after(name, params, seed, moves)
+        if not env.agents:
+            continue
+        d = json.loads(json.dumps(env.unwrapped.state.to_dict()))  # what a JSON file would hold
+        twin = GAMES[name].env(**params)
+        twin.reset(seed=seed + 977, options={STATE_OPTION: d})  # the seed has no say: the state has its rng
+        while twin.agent_selection not in env.agents:  # seats already out: their dead steps come first
+            assert twin.terminations[twin.agent_selection]
+            twin.step(None)
+        for _ in range(400):  # the rest of the game, chance included, is the original's
+            assert twin.agents == env.agents and twin.agent_selection == env.agent_selection
+            if not env.agents:
+                break
+            a, b = env.last(), twin.last()
+            np.testing.assert_array_equal(a[0]["observation"], b[0]["observation"])
+            np.testing.assert_array_equal(a[0]["action_mask"], b[0]["action_mask"])
+            assert a[2:4] == b[2:4]
+            action = None if a[2] or a[3] else int(rng.choice(np.flatnonzero(a[0]["action_mask"])))
+            env.step(action)
+            twin.step(action)
+            assert twin.rewards == env.rewards
+        assert twin.unwrapped.state.to_dict() == env.unwrapped.state.to_dict()
+
+
+def test_the_engine_takes_the_option_and_none_counts_as_absent(
+    game_config: tuple[str, dict[str, Any]],
+) -> None:
+    name, params = game_config
+    game = make_game(name, params)
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state(np.random.default_rng(4))
+    for _ in range(5):
+        if state.is_terminal():
+            break
+        state.apply(random_action(state, rng))
+    d = state.to_dict()
+    restored = game.new_initial_state(np.random.default_rng(0), {STATE_OPTION: d})
+    assert restored.to_dict() == d
+    fresh = game.new_initial_state(np.random.default_rng(4), {STATE_OPTION: None})
+    assert fresh.to_dict() == game.new_initial_state(np.random.default_rng(4)).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("name", "mine", "theirs", "differ"),
+    [
+        ("octi", {}, {"variant": "x_fast"}, "variant='x_fast' (this game: 'basic')"),
+        ("over_and_out", {"num_players": 2}, {"num_players": 3}, "num_players=3 (this game: 2)"),
+        ("otto_game_over", {}, {"num_players": 3}, "num_players=3 (this game: 2)"),
+        ("otto_octopus", {}, {"num_players": 4}, "num_players=4 (this game: 2)"),
+    ],
+)
+def test_bad_states_are_refused_by_name(
+    name: str, mine: dict[str, Any], theirs: dict[str, Any], differ: str
+) -> None:
+    other = GAMES[name].env(**theirs)
+    other.reset(seed=0)
+    d = other.unwrapped.state.to_dict()
+    env = GAMES[name].env(**mine)
+    with pytest.raises(
+        ValueError, match="^" + re.escape(f"reset option 'state' holds a game of other parameters: {differ}")
+    ):
+        env.reset(options={STATE_OPTION: d})
+    own = GAMES[name].env(**theirs)
+    with pytest.raises(
+        ValueError,
+        match=r"^reset option 'state' sets the whole game and takes no other option; got also \['x'\]",
+    ):
+        own.reset(options={STATE_OPTION: d, "x": 1})
+    with pytest.raises(
+        ValueError, match=r"^reset option 'state' must be a dict written by state.to_dict\(\), got list"
+    ):
+        own.reset(options={STATE_OPTION: [1]})
+    broken = {k: v for k, v in d.items() if k != "rng"}
+    with pytest.raises(ValueError, match=r"^reset option 'state': "):
+        own.reset(options={STATE_OPTION: broken})
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['y'\]; allowed: \[.*'state'\]"):
+        own.reset(options={"y": 1})
+    # PettingZoo's api_test probe key stays harmless beside it
+    own.reset(options={STATE_OPTION: d, "options": 1})
+    assert own.unwrapped.state.to_dict() == d
