@@ -7,6 +7,7 @@ eightfold play <env> [--param k=v] --random     watch a seeded random game in th
 eightfold play <env> --watch <player> ...       watch bots or models play, one per seat (or one for all)
 eightfold play <env> --vs <bot|model>           play by notation against a bot or a model
 eightfold render <env> [--steps N] --out x.png  an image of a position
+eightfold replay games.jsonl [N]                list the games of eval --records, or replay game N
 eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3 [--mcts] [--memory]
 
 ``play`` and ``render`` start from a chosen position with ``--options JSON`` (the game's reset
@@ -282,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_bench)
 
+    from training import replay
+
+    replay.add_parser(sub)
     _add_training_commands(sub)
     return parser
 

@@ -13,6 +13,9 @@ in ``all`` mode; in solo games both play every deal, head to head). Output: a ta
 files. Games run in ``--workers`` processes once the whole tournament holds 40 games or more
 (all pairings together; fewer are played in-process). ``--options`` and ``--moves`` start
 every game from a chosen position (:mod:`training.position`), after that game's own deal.
+``--records FILE.jsonl`` keeps every game (one JSON line each: the seats' players, the first
+state as the reset option ``{"state": ...}``, the moves in notation, the returns and the first
+player's result), which ``eightfold replay`` (:mod:`training.replay`) lists and plays again.
 """
 
 from __future__ import annotations
@@ -67,6 +70,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--stochastic", action="store_true", help="models sample actions (default: best action)")
     p.add_argument("--json", default=None, help="write the results as JSON")
     p.add_argument("--plot", default=None, help="write a PNG of the results")
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write every game's record, one JSON line each (eightfold replay FILE shows them)",
+    )
     p.add_argument("--curve", default=None, metavar="RUN_DIR", help="plot a run's learning curve and exit")
     p.set_defaults(func=cmd_eval)
 
@@ -83,14 +92,14 @@ def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
     return _CACHE[key]
 
 
-def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool, Start | None]) -> PairResult:
-    env, params_json, a, b, ids, seed, deterministic, start = task
+def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool, Start | None, bool]) -> PairResult:
+    env, params_json, a, b, ids, seed, deterministic, start, records = task
     import torch
 
     torch.set_num_threads(1)
     game, pa = _player(env, params_json, a, deterministic)
     _, pb = _player(env, params_json, b, deterministic)
-    return play_pairing(game, pa, pb, (a, b), ids, seed=seed, start=start)
+    return play_pairing(game, pa, pb, (a, b), ids, seed=seed, start=start, records=records)
 
 
 def run_tournament(
@@ -103,10 +112,13 @@ def run_tournament(
     workers: int = 2,
     deterministic: bool = True,
     start: Start | None = None,
+    records: bool = False,
 ) -> dict[str, Any]:
     """Play the pairings, every game from the initial position or ``start`` (reset options and
     moves in notation, as ``eightfold play --options --moves`` take them); results as a
-    JSON-ready dict (pairs, Elo)."""
+    JSON-ready dict (pairs, Elo). With ``records`` it also holds ``"records"``: every game's
+    record (:func:`training.tournament.game_record`, with ``env``, ``params`` and ``pairing``),
+    pairing by pairing in game order, as ``eightfold replay`` reads them."""
     if len(players) < 2:
         raise ValueError("name at least two players (bot specs or model .zip files)")
     if len(set(players)) != len(players):
@@ -130,7 +142,7 @@ def run_tournament(
     chunks = max(1, workers) * 2
     pjson = json.dumps(params, sort_keys=True)
     tasks = [
-        (env, pjson, a, b, list(range(games))[k::chunks], seed, deterministic, start)
+        (env, pjson, a, b, list(range(games))[k::chunks], seed, deterministic, start, records)
         for a, b in pairs
         for k in range(min(chunks, games))
     ]
@@ -150,8 +162,18 @@ def run_tournament(
         merged.setdefault((part.a, part.b), PairResult(part.a, part.b)).merge(part)
     results = [merged[p] for p in pairs]
     solo = game.num_players == 1
+    env_id = get_game(env).env_id
+    kept: dict[str, Any] = {}
+    if records:
+        kept["records"] = [
+            {"env": env_id, "params": params, "pairing": [r.a, r.b], **rec}
+            for r in results
+            for rec in sorted(r.records, key=lambda rec: rec["game"])
+        ]
+        for r in results:
+            r.records = []
     return {
-        "env": get_game(env).env_id,
+        "env": env_id,
         "params": params,
         "num_players": game.num_players,
         # the sides a game is won between (2v2: two teams; solo: two players on the same deals)
@@ -162,6 +184,7 @@ def run_tournament(
         "players": list(players),
         "pairs": [r.summary() for r in results],
         "elo": bradley_terry_elo(list(players), results),
+        **kept,
     }
 
 
@@ -216,7 +239,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             f"wrote {learning_curve(Path(args.curve), Path(args.plot or Path(args.curve) / 'learning_curve.png'))}"
         )
         return 0
-    for option in ("json", "plot"):  # before the games: a bad path must not lose the results
+    for option in ("json", "plot", "records"):  # before the games: a bad path must not lose the results
         if getattr(args, option):
             output_file(f"--{option}", getattr(args, option))
     if args.env is None:
@@ -237,8 +260,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     options, moves = parse_reset_options(args.options), split_moves(args.moves)
     start = (options, moves) if options is not None or moves else None
     res = run_tournament(
-        env, params, args.players, args.games, args.mode, args.seed, args.workers, not args.stochastic, start
+        env,
+        params,
+        args.players,
+        args.games,
+        args.mode,
+        args.seed,
+        args.workers,
+        not args.stochastic,
+        start,
+        records=bool(args.records),
     )
+    games = res.pop("records", None)
     if start is not None:
         shown = [f"--options {json.dumps(options)}"] if options is not None else []
         shown += [f"{len(moves)} move(s) of --moves"] if moves else []
@@ -249,6 +282,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"wrote {args.json}")
     if args.plot:
         print(f"wrote {plot_tournament(res, Path(args.plot))}")
+    if args.records:
+        with Path(args.records).open("w", encoding="utf-8") as f:
+            for rec in games or []:
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        print(f"wrote {args.records} ({len(games or [])} games; eightfold replay {args.records} lists them)")
     return 0
 
 

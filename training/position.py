@@ -71,24 +71,24 @@ def split_moves(text: str | None) -> list[str]:
     return moves
 
 
-def checked_action(state: Any, i: int, text: str, moves_left: int, who: str) -> int:
+def checked_action(state: Any, i: int, text: str, moves_left: int, who: str, source: str = "--moves") -> int:
     """The action of move ``i`` (``text``, notation) in engine ``state``, legal for ``who``, the
-    seat to act; ``ValueError`` naming the move if the game is over, the text malformed or the
-    move not legal (with the legal moves)."""
+    seat to act; ``ValueError`` naming the move (and its ``source``) if the game is over, the
+    text malformed or the move not legal (with the legal moves)."""
     if state.is_terminal():
         raise ValueError(
-            f"--moves: the game is over before move {i} {text!r}; {moves_left} move(s) not played"
+            f"{source}: the game is over before move {i} {text!r}; {moves_left} move(s) not played"
         )
     try:
         action = int(state.string_to_action(text))
     except ValueError as exc:
-        raise ValueError(f"--moves: move {i} {text!r} ({who} to act): {exc}") from None
+        raise ValueError(f"{source}: move {i} {text!r} ({who} to act): {exc}") from None
     mask = state.legal_mask()
     if not 0 <= action < mask.size or not mask[action]:
         legal = [state.action_to_string(int(a)) for a in legal_indices(mask)]
         more = f", ... ({len(legal)} in all)" if len(legal) > SHOWN_LEGAL else ""
         raise ValueError(
-            f"--moves: move {i} {text!r} is not legal for {who} here; legal: "
+            f"{source}: move {i} {text!r} is not legal for {who} here; legal: "
             + ", ".join(legal[:SHOWN_LEGAL])
             + more
         )

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game, team_seats
+from envs.core.game import STATE_OPTION, Game, team_seats
 from training.players import Player
 from training.single_agent import outcome, placement
 
@@ -37,6 +37,8 @@ class PairResult:
     losses: int = 0
     placements: list[float] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
+    #: the games' records (:func:`game_record`) when the pairing was asked to keep them
+    records: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, result: str, place: float, ret: float) -> None:
         self.games += 1
@@ -53,6 +55,7 @@ class PairResult:
         self.losses += other.losses
         self.placements += other.placements
         self.returns += other.returns
+        self.records += other.records
 
     @property
     def score(self) -> float:
@@ -125,21 +128,46 @@ def play_game(
     seed: int,
     max_steps: int | None = None,
     start: Start | None = None,
+    record: dict[str, Any] | None = None,
 ) -> np.ndarray:
     """One game, ``players[s]`` in seat ``s``, from the initial position (or ``start``); the
-    final returns per seat."""
+    final returns per seat. A ``record`` dict given is filled with the game's first state
+    (``"options": {"state": state.to_dict()}``, the reset options that set it up again,
+    its generator included) and its moves in notation (``"moves"``)."""
     seeds = _game_seeds(game, seed)
     state = start_of(game, np.random.default_rng(seeds[0]), start)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
+    moves: list[str] | None = None
+    if record is not None:
+        record["options"] = {STATE_OPTION: state.to_dict()}
+        moves = record["moves"] = []
     limit = max_steps if max_steps is not None else game.max_game_length + 1
     for _ in range(limit):
         if state.is_terminal():
             break
         p = state.current_player()
-        state.apply(int(players[p].act(state, p, rngs[p])))
+        action = int(players[p].act(state, p, rngs[p]))
+        if moves is not None:
+            moves.append(state.action_to_string(action))
+        state.apply(action)
     else:
         raise RuntimeError("a game ran past the game's max_game_length")
     return np.asarray(state.returns(), dtype=np.float64)
+
+
+def game_record(
+    seats: Sequence[str], g: int, seed: int, played: dict[str, Any], ret: np.ndarray
+) -> dict[str, Any]:
+    """A game's record for ``eightfold eval --records``: game ``g`` of a pairing (played at
+    game seed ``seed``), the player of each seat, the first state as reset options and the
+    moves that :func:`play_game` filled in ``played``, and the returns."""
+    return {
+        "game": g,
+        "seed": seed,
+        "seats": list(seats),
+        "returns": [float(x) for x in ret],
+        **played,
+    }
 
 
 def play_pairing(
@@ -150,27 +178,46 @@ def play_pairing(
     game_ids: Sequence[int],
     seed: int = 0,
     start: Start | None = None,
+    records: bool = False,
 ) -> PairResult:
     """Games ``game_ids`` of the pairing ``a`` vs ``b`` (``a`` in seat ``g mod n``, ``b`` elsewhere),
-    each from the initial position or ``start``.
+    each from the initial position or ``start``; with ``records`` each game's record
+    (:func:`game_record`, plus ``"result"``: ``a``'s win, draw or loss) is kept in ``records``.
 
-    Solo games: both play each deal (same seed), compared head to head from ``a``'s side.
+    Solo games: both play each deal (same seed), compared head to head from ``a``'s side
+    (two records a deal, one per player, both with that result).
     """
     n = game.num_players
     res = PairResult(*names)
     if n == 1:
         for g in game_ids:
             deal = game_seed(seed, g)
-            both = np.array([float(play_game(game, [p], seed=deal, start=start)[0]) for p in (a, b)])
-            ra = float(both[0])
-            res.add(outcome(both, 0), placement(both, 0), ra)
+            played: list[dict[str, Any] | None] = [{} if records else None, {} if records else None]
+            both = np.array(
+                [
+                    float(play_game(game, [p], seed=deal, start=start, record=played[i])[0])
+                    for i, p in enumerate((a, b))
+                ]
+            )
+            result = outcome(both, 0)
+            res.add(result, placement(both, 0), float(both[0]))
+            for name, kept, ret in zip(names, played, both, strict=True):
+                if kept is not None:
+                    res.records.append(
+                        {**game_record([name], g, deal, kept, np.array([ret])), "result": result}
+                    )
         return res
     for g in game_ids:
         seat = g % n
         seated = [a if s == seat else b for s in range(n)]
-        ret = play_game(game, seated, seed=game_seed(seed, g), start=start)
+        rec: dict[str, Any] | None = {} if records else None
+        ret = play_game(game, seated, seed=game_seed(seed, g), start=start, record=rec)
         team = team_seats(game, seat)
-        res.add(outcome(ret, seat, team), placement(ret, seat, team), float(ret[seat]))
+        result = outcome(ret, seat, team)
+        res.add(result, placement(ret, seat, team), float(ret[seat]))
+        if rec is not None:
+            seats = [names[0] if s == seat else names[1] for s in range(n)]
+            res.records.append({**game_record(seats, g, game_seed(seed, g), rec, ret), "result": result})
     return res
 
 

@@ -1,0 +1,173 @@
+"""Game records: ``eightfold eval --records`` (``run_tournament(records=True)``) and
+``eightfold replay`` (``training/replay.py``), which plays them again."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from envs.core.game import STATE_OPTION
+from envs.core.registry import GAMES, get_game, installed_games
+from training.cli import main
+from training.evaluate import run_tournament
+from training.replay import load_records, replay
+from training.tournament import deal_rng, game_seed, start_of
+
+#: configurations whose games between bots end quickly, one of each kind of seating
+CASES = {
+    "two seats": ("octi", {"max_turns": 16}),
+    "three seats, seats go out": ("over_and_out", {"num_players": 3, "starting_chips": 1}),
+    "2v2 teams": ("otto_game_over", {"num_players": 4, "teams": True, "episode": "match"}),
+    "solo": ("otto_octopus", {"num_players": 1}),
+}
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(name, params, id=case)
+        for case, (name, params) in CASES.items()
+        if name in installed_games()
+    ]
+
+
+@pytest.mark.parametrize(("name", "params"), _cases())
+def test_records_replay_and_add_up_to_the_table(name: str, params: dict[str, Any]) -> None:
+    games = 4
+    plain = run_tournament(name, params, ["heuristic", "random"], games, workers=1)
+    res = run_tournament(name, params, ["heuristic", "random"], games, workers=1, records=True)
+    records = res.pop("records")
+    assert res == plain  # keeping the records changes no result
+    n = GAMES[name].game_class()(**params).num_players
+    solo = n == 1
+    assert len(records) == games * (2 if solo else 1)
+    pair = res["pairs"][0]
+    results = [r["result"] for r in records[:: 2 if solo else 1]]
+    assert (results.count("win"), results.count("draw"), results.count("loss")) == (
+        pair["wins"],
+        pair["draws"],
+        pair["losses"],
+    )
+    for k, rec in enumerate(records):
+        g = k // 2 if solo else k
+        assert rec["env"] == GAMES[name].env_id and rec["params"] == params
+        assert rec["pairing"] == ["heuristic", "random"] and rec["game"] == g
+        assert rec["seed"] == game_seed(0, g)
+        if solo:
+            assert rec["seats"] == [["heuristic", "random"][k % 2]]
+        else:  # the first player's seat rotates, the second fills the others
+            assert rec["seats"] == ["heuristic" if s == g % n else "random" for s in range(n)]
+        out = io.StringIO()
+        env, played = replay(rec, f"record {k}", out)
+        assert played == len(rec["moves"]) > 0
+        assert env.unwrapped.state.returns().tolist() == rec["returns"]
+        assert "game over after" in out.getvalue()
+    json.dumps(records)  # one JSON line each
+
+
+@pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
+def test_records_start_where_the_tournament_starts() -> None:
+    start = (None, ["prong c2 N", "prong d6 S"])
+    res = run_tournament(
+        "octi", {"max_turns": 16}, ["heuristic", "random"], 2, workers=1, start=start, records=True
+    )
+    game = GAMES["octi"].game_class()(max_turns=16)
+    for rec in res["records"]:
+        first = start_of(game, deal_rng(game, rec["seed"]), start)
+        assert rec["options"] == {STATE_OPTION: first.to_dict()}
+        replay(rec, "record", io.StringIO())
+
+
+@pytest.fixture(scope="module")
+def records_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    name = "over_and_out" if "over_and_out" in installed_games() else installed_games()[0]
+    path = tmp_path_factory.mktemp("records") / "games.jsonl"
+    args = ["eval", name, "--players", "heuristic", "greedy", "--games", "3", "--workers", "1"]
+    if name == "over_and_out":
+        args += ["--param", "num_players=2"]
+    assert main([*args, "--records", str(path)]) == 0
+    return path
+
+
+def test_eval_writes_one_line_per_game_and_replay_lists_them(
+    records_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = records_file.read_text().splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["pairing"] == ["heuristic", "greedy"] for line in lines)
+    assert main(["replay", str(records_file)]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].split()[:4] == ["#", "result", "moves", "returns"]
+    for k, (row, line) in enumerate(zip(listed[1:], lines, strict=True), 1):
+        rec = json.loads(line)
+        assert row.split()[:3] == [str(k), rec["result"], str(len(rec["moves"]))]
+        assert f"(game {k - 1} of heuristic vs greedy)" in row
+
+
+def test_replay_shows_every_move_and_stops_where_asked(
+    records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load_records(records_file)[1]
+    assert main(["replay", str(records_file), "2"]) == 0
+    text = capsys.readouterr().out
+    for i, move in enumerate(rec["moves"]):
+        assert f"[{i}] " in text and f": {move}\n" in text
+    assert "game over after" in text and f"heuristic's {rec['result']}" in text
+    png = tmp_path / "pos.png"
+    assert main(["replay", str(records_file), "2", "--upto", "3", "--out", str(png)]) == 0
+    text = capsys.readouterr().out
+    assert (
+        "[2] " in text
+        and "[3] " not in text
+        and f"(stopped after 3 of the record's {len(rec['moves'])} moves)" in text
+    )
+    env = get_game(rec["env"]).env(**rec["params"], render_mode="rgb_array")
+    env.reset(options=rec["options"])
+    for move in rec["moves"][:3]:
+        env.step(env.unwrapped.string_to_action(move))
+    assert np.array_equal(np.asarray(Image.open(png).convert("RGB")), env.render())
+
+
+def test_records_that_do_not_replay_are_named(
+    records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load_records(records_file)[0]
+    bad = tmp_path / "bad.jsonl"
+
+    def case(content: str, *args: str) -> str:
+        bad.write_text(content)
+        assert main(["replay", str(bad), *args]) == 2
+        return capsys.readouterr().err
+
+    assert f"'{bad}' line 2 is not JSON" in case(json.dumps(rec) + "\n{oops\n")
+    assert f"'{bad}' line 1 is not a game record of eightfold eval --records: it lacks ['moves']" in case(
+        json.dumps({k: v for k, v in rec.items() if k != "moves"})
+    )
+    assert f"'{bad}' holds no game records" in case("\n")
+    assert "game must be in [1, 1] (the file holds 1 games), got 2" in case(json.dumps(rec), "2")
+    assert "--upto, --delay and --out replay one game: name it" in case(json.dumps(rec), "--upto", "3")
+    edited = {**rec, "moves": [*rec["moves"][:1], "play 42", *rec["moves"][2:]]}
+    assert f"{bad} game 1: move 2 'play 42'" in case(json.dumps(edited), "1")
+    rigged = {**rec, "returns": [-x for x in rec["returns"]]}
+    err = case(json.dumps(rigged), "1")
+    assert f"{bad} game 1 does not replay: after its {len(rec['moves'])} moves returns" in err
+    cut = {**rec, "moves": rec["moves"][:-1]}
+    assert "the game is not over, but the record says returns" in case(json.dumps(cut), "1")
+    other = {**rec, "params": {"num_players": 3}}
+    assert "its options do not set up a game: reset option 'state' holds a game of other parameters" in case(
+        json.dumps(other), "1"
+    )
+
+
+def test_records_from_worker_processes_are_those_of_one_process() -> None:
+    """40+ games go to the process pool: the records come back whole and in game order."""
+    name, params = "over_and_out", {"num_players": 2}
+    players = ["heuristic", "greedy"]
+    pooled = run_tournament(name, params, players, 40, workers=2, records=True)
+    alone = run_tournament(name, params, players, 40, workers=1, records=True)
+    assert [r["game"] for r in pooled["records"]] == list(range(40))
+    assert pooled == alone

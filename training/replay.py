@@ -1,0 +1,185 @@
+"""``eightfold replay FILE [N]``: the games that ``eightfold eval --records FILE`` kept.
+
+    eightfold eval octi --players heuristic random --games 20 --records games.jsonl
+    eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
+    eightfold replay games.jsonl 7                 # game 7 again: every position and move
+    eightfold replay games.jsonl 7 --upto 30 --out pos.png   # stop after 30 moves; a picture of it
+
+A record is one JSON object per line: ``env`` and ``params`` (the env to build), ``pairing``
+(``[a, b]``: the tournament's two players), ``game`` (its number in the pairing) and ``seed``,
+``seats`` (the player of each seat), ``options`` (``{"state": ...}``: the reset option that
+sets up the game's first state exactly, hidden parts and the state's generator included),
+``moves`` (every seat's moves in the game's notation), ``returns`` (per seat) and ``result``
+(``a``'s win, draw or loss). The same works in code::
+
+    env = get_game(rec["env"]).env(**rec["params"])
+    env.reset(options=rec["options"])
+    # then env.step(env.unwrapped.string_to_action(move)) for each of rec["moves"]
+    # (taking env.step(None) for seats that are out), as eightfold replay does
+
+The replay checks every move (legal for the seat to act) and, at the end, that the game ends
+with the recorded returns; a record that does not replay (another version of the game, an
+edited file) is an error that names the move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from envs.core.registry import get_game
+from training.params import float_at_least, int_at_least, output_file
+from training.position import checked_action
+
+#: the keys every record holds
+RECORD_KEYS = ("env", "params", "seats", "options", "moves", "returns")
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("replay", help="list or replay the games of eightfold eval --records")
+    p.add_argument("file", help="a JSON Lines file written by eightfold eval --records")
+    p.add_argument(
+        "game",
+        nargs="?",
+        type=int_at_least(1),
+        default=None,
+        help="the game to replay, as the list numbers it",
+    )
+    p.add_argument(
+        "--upto",
+        type=int_at_least(0),
+        default=None,
+        metavar="K",
+        help="stop after K moves (default: the end)",
+    )
+    p.add_argument("--delay", type=float_at_least(0), default=0.0, help="seconds between moves")
+    p.add_argument("--out", default=None, metavar="PNG", help="also save the last position shown as a PNG")
+    p.set_defaults(func=cmd_replay)
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a JSON Lines file, each checked for :data:`RECORD_KEYS` (``ValueError``
+    naming the line otherwise; blank lines are skipped)."""
+    records = []
+    with Path(path).open(encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            where = f"{str(path)!r} line {number}"
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{where} is not JSON ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(rec, dict):
+                raise ValueError(f"{where} is not a game record (a JSON object), got {type(rec).__name__}")
+            missing = [k for k in RECORD_KEYS if k not in rec]
+            if missing:
+                raise ValueError(
+                    f"{where} is not a game record of eightfold eval --records: it lacks {missing}"
+                )
+            records.append(rec)
+    if not records:
+        raise ValueError(f"{str(path)!r} holds no game records")
+    return records
+
+
+def format_list(records: list[dict[str, Any]]) -> str:
+    """One line per record: its number, the seats' players, the result, moves and returns."""
+    lines = [f"{'#':>5s}  {'result':6s} {'moves':>5s}  {'returns':22s} seats (game of its pairing)"]
+    for n, rec in enumerate(records, 1):
+        returns = "[" + ", ".join(f"{float(x):+.3g}" for x in rec["returns"]) + "]"
+        game = (
+            f" (game {rec['game']} of {rec['pairing'][0]} vs {rec['pairing'][1]})" if "pairing" in rec else ""
+        )
+        lines.append(
+            f"{n:5d}  {str(rec.get('result', '')):6s} {len(rec['moves']):5d}  {returns:22s} "
+            f"{', '.join(map(str, rec['seats']))}{game}"
+        )
+    return "\n".join(lines)
+
+
+def replay(
+    rec: dict[str, Any], name: str, out: TextIO, upto: int | None = None, delay: float = 0.0
+) -> tuple[Any, int]:
+    """Play record ``rec`` (called ``name`` in errors) again in its env, printing every
+    position and move; stops after ``upto`` moves if given. Returns the env and the moves
+    played; ``ValueError`` if a move does not replay or the end differs from the record."""
+    entry = get_game(str(rec["env"]))
+    if not isinstance(rec["params"], dict) or not isinstance(rec["moves"], list):
+        raise ValueError(f"{name}: params must be a JSON object and moves a list of notation strings")
+    env = entry.env(render_mode="ansi", **rec["params"])
+    raw = env.unwrapped
+    try:
+        env.reset(options=rec["options"])
+    except ValueError as exc:
+        raise ValueError(f"{name}: its options do not set up a game: {exc}") from None
+    seats = [str(s) for s in rec["seats"]]
+    print(
+        "seats: " + ", ".join(f"{agent} {p}" for agent, p in zip(raw.possible_agents, seats, strict=False)),
+        file=out,
+    )
+    moves = [str(m) for m in rec["moves"]]
+    stop = len(moves) if upto is None else min(upto, len(moves))
+    for i, text in enumerate(moves[:stop], 1):
+        while env.agents and (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            print(f"{env.agent_selection} is out", file=out)
+            env.step(None)
+        agent = env.agent_selection
+        seat = raw.possible_agents.index(agent) if agent in raw.possible_agents else -1
+        action = checked_action(raw.state, i, text, len(moves) - i + 1, agent, source=name)
+        print(env.render(), file=out)
+        who = f" ({seats[seat]})" if 0 <= seat < len(seats) else ""
+        print(f"[{i - 1}] {agent}{who}: {raw.action_to_string(action)}\n", file=out)
+        env.step(action)
+        if delay:
+            time.sleep(delay)
+    print(env.render(), file=out)
+    if stop < len(moves):
+        print(f"(stopped after {stop} of the record's {len(moves)} moves)", file=out)
+        return env, stop
+    state = raw.state
+    returns = [float(x) for x in state.returns()]
+    recorded = [float(x) for x in rec["returns"]]
+    if not state.is_terminal() or not np.allclose(returns, recorded):
+        how = f"returns {returns}" if state.is_terminal() else "the game is not over"
+        raise ValueError(
+            f"{name} does not replay: after its {len(moves)} moves {how}, but the record says returns "
+            f"{recorded} (a record of another version of the game, or an edited one?)"
+        )
+    result = f"; {rec['pairing'][0]}'s {rec['result']}" if "pairing" in rec and "result" in rec else ""
+    print(f"game over after {len(moves)} moves. returns: {[round(x, 3) for x in returns]}{result}", file=out)
+    return env, stop
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if args.out:
+        output_file("--out", args.out)
+    records = load_records(args.file)
+    if args.game is None:
+        if args.upto is not None or args.out or args.delay:
+            raise ValueError("--upto, --delay and --out replay one game: name it (eightfold replay FILE N)")
+        print(format_list(records), file=out)
+        return 0
+    if args.game > len(records):
+        raise ValueError(
+            f"game must be in [1, {len(records)}] (the file holds {len(records)} games), got {args.game}"
+        )
+    rec = records[args.game - 1]
+    pairing = f", {rec['pairing'][0]} vs {rec['pairing'][1]}" if "pairing" in rec else ""
+    print(f"{rec['env']} {rec['params'] or ''}: game {args.game} of {args.file}{pairing}", file=out)
+    env, _ = replay(rec, f"{args.file} game {args.game}", out, args.upto, args.delay)
+    if args.out:
+        from envs.core.draw import save_png
+
+        raw = env.unwrapped
+        frame = raw.game.render_rgb(raw.state)
+        save_png(frame, args.out)
+        print(f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]})", file=out)
+    return 0
