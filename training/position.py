@@ -1,9 +1,10 @@
 """Starting ``eightfold play`` and ``eightfold render`` from a chosen position.
 
 ``--options JSON`` (or ``--options @file.json``) is passed to ``env.reset(seed, options=...)``:
-each game's reset options, documented on its doc page (Octi: ``{"moves": [...]}``; OTTO Game
-Over and Otto the Octopus: ``{"position": {...}}``, the schema ``env.unwrapped.snapshot()``
-writes; Over and Out: ``{"deck_top": [...], "tiptop_top": [...]}``). ``--moves "m1; m2; ..."``
+each game's reset options, documented on its doc page (Octi: ``{"moves": [...]}`` and
+``{"position": {...}}``; OTTO Game Over and Otto the Octopus: ``{"position": {...}}``, the
+schema ``env.unwrapped.snapshot()`` writes; Over and Out: ``{"deck_top": [...], "tiptop_top":
+[...]}``; every game: ``{"state": ...}``, a whole state as ``state.to_dict()`` writes it). ``--moves "m1; m2; ..."``
 then plays moves in the game's notation, separated by ``;`` (no notation string of the suite
 holds one), each of which must be legal for the seat to act; the seeded chance of the reset
 (deals, draws) decides everything else, so ``--seed S --moves ...`` names one position.

@@ -119,7 +119,26 @@ the player who made the last move: nobody moves any more).
 **Reset options**: ``options={"moves": ["prong c2 N", "prong d6 S", ...]}`` plays those
 notation strings from the initial position (a convenience for setting up positions;
 any other key raises ``ValueError``, except ``"options"``, which PettingZoo's ``api_test``
-passes as a probe and which is ignored).
+passes as a probe and which is ignored). ``options={"position": {...}}`` sets up a turn's start
+in the schema of ``snapshot()`` (``moves``, if given too, are played from it), so a snapshot
+taken in phase MAIN can be fed back; only ``board`` is required::
+
+    {"board": {"c3": [[0, "N,NE"]], "d5": [[1, "S"]]},   # square -> pods [seat, prongs]
+     "to_move": 0, "turn": 0,          # defaults; to_move may be "player_1"
+     "supply": [10, 11],               # default: start supply minus the prongs on own pods
+     "reserve": [0, 0], "captured": [3, 3]}   # defaults: basic: off-board pods are captured;
+                                       # X: captured 0, the rest in reserve
+
+Pod ids go to each side's board pods in that side's own reading order of the squares
+(player_1's turned around), a stack's pods in the order listed, then to reserve and captured
+pods: the setup's own numbering (OCT-03), so the initial snapshot loads to the initial state
+exactly, while a later snapshot loads to the same position and legal moves with pods numbered
+afresh (the pod-id planes of the observation, a stack's ``.k`` and action indices follow the
+ids). ``from_dict``'s checks apply (OCT-09, no stacks or reserve in basic, prongs conserved),
+and a finished game cannot be set up: a pod on an enemy base (basic, x_fast; OCT-42), a side
+on all three enemy bases (x_classic; OCT-43), no legal action for the side to move (OCT-44)
+or ``turn`` at the limit (OCT-45) raise ``ValueError``. With ``repetition_draw`` the set-up
+position counts as occurred once (OCT-52). :mod:`envs.octi.position` has the details.
 ``options={"state": env.unwrapped.state.to_dict()}`` (every game of the suite) restores a whole
 engine state exactly, hidden parts and the state's own generator included, so the rest of the
 game's chance is that state's and the reset seed has no say; it takes no other option, and a

@@ -9,9 +9,10 @@ import numpy as np
 
 from envs.core.game import STATE_OPTION, Game
 from envs.octi import encode
+from envs.octi.position import load as load_position
 from envs.octi.rules import Config, State
 
-RESET_OPTIONS = ("moves", STATE_OPTION)
+RESET_OPTIONS = ("moves", "position", STATE_OPTION)
 
 
 class OctiGame(Game[Config, State]):
@@ -73,7 +74,8 @@ class OctiGame(Game[Config, State]):
         return self._max_len
 
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
-        """The §2 setup; option ``moves`` (list of notation strings) plays an opening from it."""
+        """The §2 setup, or option ``position`` (:mod:`envs.octi.position`, a turn's start in the
+        schema of ``snapshot()``); option ``moves`` (notation strings) is then played from it."""
         state = State(self.config, rng)
         if not options:
             return state
@@ -85,6 +87,8 @@ class OctiGame(Game[Config, State]):
         unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
+        if options.get("position") is not None:
+            state = load_position(self.config, rng, options["position"])
         moves = options.get("moves", [])
         if not isinstance(moves, (list, tuple)) or not all(isinstance(m, str) for m in moves):
             raise ValueError("option 'moves' must be a list of notation strings")

@@ -96,7 +96,7 @@ def test_options_file_holds_a_snapshot(tmp_path: Path, capsys: pytest.CaptureFix
         (("--moves", "prong c2 N;; step c2 N"), "--moves: move 2 is empty; expected moves in the game's notation"),
         (("--options", '{"moves": ['), "--options is not valid JSON (Expecting value at line 1 column 12); expected"),
         (("--options", "[1]"), "--options must be a JSON object of the game's reset options (see its doc page), got a JSON array"),
-        (("--options", '{"deck_top": []}'), "--options: unknown reset option(s) ['deck_top']; allowed: ['moves', 'state']"),
+        (("--options", '{"deck_top": []}'), "--options: unknown reset option(s) ['deck_top']; allowed: ['moves', 'position', 'state']"),
         (("--options", '{"moves": ["prong c2 X"]}'), "--options: option 'moves'[0] 'prong c2 X': "),
     ],
 )  # fmt: skip
