@@ -3,11 +3,14 @@ schema of ``snapshot()`` (spec §8), checked like ``from_dict`` plus the ends of
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from envs import octi_v0
 from envs.octi.game import OctiGame
@@ -150,3 +153,44 @@ def test_the_env_takes_the_option_and_lists_it() -> None:
     assert env.unwrapped.snapshot()["board"] == {"c4": [[0, "N"]], "d5": [[1, "S"]]}
     with pytest.raises(ValueError, match=re.escape("allowed: ['moves', 'position', 'state']")):
         env.reset(options={"positions": {}})
+
+
+_JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 400),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+    st.lists(st.one_of(st.integers(-2, 3), st.text(max_size=3)), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(-1, 2), max_size=2),
+)
+_GOOD = {"board": {"c3": [[0, "N,NE"]], "d5": [[1, "S"]]}, "to_move": 0, "turn": 3, "supply": [10, 11]}
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_junk_in_a_position_is_a_value_error(data: st.DataObject) -> None:
+    """Junk at any key, square, pod or prong string: ``ValueError`` or a valid position."""
+    position: dict[str, Any] = json.loads(json.dumps(_GOOD))
+    where = data.draw(st.sampled_from(["key", "square", "pod", "seat", "prongs", "new key"]))
+    junk = data.draw(_JUNK)
+    if where == "key":
+        position[data.draw(st.sampled_from(sorted(position)))] = junk
+    elif where == "square":
+        position["board"] = {
+            data.draw(st.one_of(st.text(max_size=3), st.sampled_from(["a1", "F7", " e4 "]))): [[0, "N"]]
+        }
+    elif where == "pod":
+        position["board"]["c3"] = [junk]
+    elif where == "seat":
+        position["board"]["c3"] = [[junk, "N"]]
+    elif where == "prongs":
+        position["board"]["c3"] = [[0, junk]]
+    else:
+        position[data.draw(st.text(max_size=5))] = junk
+    variant = data.draw(st.sampled_from(["basic", "x_fast"]))
+    try:
+        state = _load(position, variant=variant)
+    except ValueError:
+        return
+    assert state.legal_actions() and state.snapshot()["phase"] == "MAIN"
