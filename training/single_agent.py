@@ -27,6 +27,10 @@ move ends the episode with ``illegal_reward`` (-1; ``info["illegal_action"]``), 
     obs, info = env.reset(seed=0)              # options={"seat": 1} pins the seat
     obs, r, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
 
+Every other reset option is the game's own (its doc page; ``{"state": ...}`` in every game), so
+an episode can start from a set-up position; options that end the game before the learner's
+seat moves are a ``ValueError`` naming them.
+
 Reward shaping (off by default): ``shaping=k`` adds ``k * (gamma * phi(s') - phi(s))`` to each
 reward, with ``phi(s) = game.evaluate(state)[seat]`` (the game's static evaluation, the one the
 MCTS bot uses; ``phi = 0`` once the learner is out). It is potential-based (Ng, Harada &
@@ -220,6 +224,10 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
                 if str(err).startswith("unknown reset option"):
                     raise ValueError(f"{err} (and this view's 'seat')") from None
                 raise
+            if opts and self._state.is_terminal():  # no deal can help: the options end the game
+                raise ValueError(
+                    f"the reset options {sorted(opts)} set up a finished game: no episode starts there"
+                )
             self.seat = self._choose_seat(seat_opt)
             self._seat_players()
             self._paid = 0.0
@@ -228,6 +236,11 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             if not self._learner_out():
                 self._phi = self._potential()
                 return self._obs(), self._info()
+        if opts:
+            raise ValueError(
+                f"from the reset options {sorted(opts)} the game ended before seat {self.seat} could move, "
+                f"in {_MAX_REDEALS} tries: set up a position where the learner's seat still has a move"
+            )
         raise RuntimeError(f"the game ended before seat {self.seat} could move in {_MAX_REDEALS} deals")
 
     def _choose_seat(self, seat_opt: int | None) -> int:

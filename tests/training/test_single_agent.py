@@ -245,3 +245,25 @@ def test_placement_and_outcome() -> None:
     teams = np.array([1.0, -1.0, 1.0, -1.0])
     assert outcome(teams, 0, frozenset({0, 2})) == "win"
     assert outcome(np.array([0.3]), 0) == "win"
+
+
+def test_a_state_option_starts_the_episode_there_and_a_finished_one_is_refused() -> None:
+    """The reset option ``state`` (every game) works in the view; options that end the game
+    before the learner moves are a ValueError naming them, not a hundred futile redeals."""
+    from envs.octi.game import OctiGame
+
+    game = OctiGame(max_turns=2)
+    state = game.new_initial_state(np.random.default_rng(0))
+    state.play("prong c2 N")
+    view = random_view(game, seat=1)
+    obs, info = view.reset(seed=0, options={"state": state.to_dict()})
+    assert info["seat"] == 1 and view.state.to_dict() == state.to_dict()
+    np.testing.assert_array_equal(obs, game.observe(state, 1))
+    state.play("prong d6 S")  # turn 2 of 2: over by the turn limit
+    with pytest.raises(ValueError, match=r"^the reset options \['state'\] set up a finished game"):
+        view.reset(seed=0, options={"state": state.to_dict()})
+    # player_1 to move, the learner in seat 0: the limit ends the game before its move
+    with pytest.raises(
+        ValueError, match=r"^from the reset options \['moves'\] the game ended before seat 0 could move"
+    ):
+        random_view(game, seat=0).reset(seed=0, options={"moves": ["prong c2 N"]})
