@@ -4,6 +4,8 @@
     eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
     eightfold replay games.jsonl 7                 # game 7 again: every position and move
     eightfold replay games.jsonl 7 --upto 30 --out pos.png   # stop after 30 moves; a picture of it
+    eightfold replay games.jsonl 7 --upto 30 --save pos.json # that position as reset options, then:
+    eightfold play octi --options @pos.json --vs heuristic   # (with the record's --param) play on
 
 A record is one JSON object per line: ``env`` and ``params`` (the env to build), ``pairing``
 (``[a, b]``: the tournament's two players), ``game`` (its number in the pairing) and ``seed``,
@@ -33,6 +35,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from envs.core.game import STATE_OPTION
 from envs.core.registry import get_game
 from training.params import float_at_least, int_at_least, output_file
 from training.position import checked_action
@@ -60,6 +63,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--delay", type=float_at_least(0), default=0.0, help="seconds between moves")
     p.add_argument("--out", default=None, metavar="PNG", help="also save the last position shown as a PNG")
+    p.add_argument(
+        "--save",
+        default=None,
+        metavar="JSON",
+        help='also save the last position shown as reset options ({"state": ...}) for play --options @JSON',
+    )
     p.set_defaults(func=cmd_replay)
 
 
@@ -159,12 +168,15 @@ def replay(
 
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    if args.out:
-        output_file("--out", args.out)
+    for option in ("out", "save"):
+        if getattr(args, option):
+            output_file(f"--{option}", getattr(args, option))
     records = load_records(args.file)
     if args.game is None:
-        if args.upto is not None or args.out or args.delay:
-            raise ValueError("--upto, --delay and --out replay one game: name it (eightfold replay FILE N)")
+        if args.upto is not None or args.out or args.save or args.delay:
+            raise ValueError(
+                "--upto, --delay, --out and --save replay one game: name it (eightfold replay FILE N)"
+            )
         print(format_list(records), file=out)
         return 0
     if args.game > len(records):
@@ -182,4 +194,13 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         frame = raw.game.render_rgb(raw.state)
         save_png(frame, args.out)
         print(f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]})", file=out)
+    if args.save:
+        raw = env.unwrapped
+        Path(args.save).write_text(json.dumps({STATE_OPTION: raw.state.to_dict()}), encoding="utf-8")
+        params = "".join(f" --param {k}={json.dumps(v)}" for k, v in rec["params"].items())
+        print(
+            f"wrote {args.save}; play on from there: eightfold play {raw.game.name}{params} "
+            f"--options @{args.save} --vs <bot or model>",
+            file=out,
+        )
     return 0

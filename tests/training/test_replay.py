@@ -16,6 +16,7 @@ from envs.core.game import STATE_OPTION
 from envs.core.registry import GAMES, get_game, installed_games
 from training.cli import main
 from training.evaluate import run_tournament
+from training.position import reset_to_position
 from training.replay import load_records, replay
 from training.tournament import deal_rng, game_seed, start_of
 
@@ -130,6 +131,19 @@ def test_replay_shows_every_move_and_stops_where_asked(
     for move in rec["moves"][:3]:
         env.step(env.unwrapped.string_to_action(move))
     assert np.array_equal(np.asarray(Image.open(png).convert("RGB")), env.render())
+    # --save: the position as reset options, which play --options @FILE takes
+    saved = tmp_path / "pos.json"
+    assert main(["replay", str(records_file), "2", "--upto", "3", "--save", str(saved)]) == 0
+    text = capsys.readouterr().out
+    params = "".join(f" --param {k}={json.dumps(v)}" for k, v in rec["params"].items())
+    assert (
+        f"play on from there: eightfold play {env.unwrapped.game.name}{params} --options @{saved} --vs"
+        in text
+    )
+    assert json.loads(saved.read_text()) == {STATE_OPTION: env.unwrapped.state.to_dict()}
+    again = get_game(rec["env"]).env(**rec["params"])
+    reset_to_position(again, 0, f"@{saved}", None)
+    assert again.unwrapped.state.to_dict() == env.unwrapped.state.to_dict()
 
 
 def test_records_that_do_not_replay_are_named(
@@ -149,7 +163,9 @@ def test_records_that_do_not_replay_are_named(
     )
     assert f"'{bad}' holds no game records" in case("\n")
     assert "game must be in [1, 1] (the file holds 1 games), got 2" in case(json.dumps(rec), "2")
-    assert "--upto, --delay and --out replay one game: name it" in case(json.dumps(rec), "--upto", "3")
+    assert "--upto, --delay, --out and --save replay one game: name it" in case(
+        json.dumps(rec), "--upto", "3"
+    )
     edited = {**rec, "moves": [*rec["moves"][:1], "play 42", *rec["moves"][2:]]}
     assert f"{bad} game 1: move 2 'play 42'" in case(json.dumps(edited), "1")
     rigged = {**rec, "returns": [-x for x in rec["returns"]]}
