@@ -6,6 +6,7 @@
     eightfold replay games.jsonl 7 --upto 30 --out pos.png   # stop after 30 moves; a picture of it
     eightfold replay games.jsonl 7 --upto 30 --save pos.json # that position as reset options, then:
     eightfold play octi --options @pos.json --vs heuristic   # (with the record's --param) play on
+    eightfold replay games.jsonl --dataset d.npz --player heuristic   # its decisions, as arrays
 
 A record is one JSON object per line: ``env`` and ``params`` (the env to build), ``pairing``
 (``[a, b]``: the tournament's two players), ``game`` (its number in the pairing) and ``seed``,
@@ -22,6 +23,15 @@ sets up the game's first state exactly, hidden parts and the state's generator i
 The replay checks every move (legal for the seat to act) and, at the end, that the game ends
 with the recorded returns; a record that does not replay (another version of the game, an
 edited file) is an error that names the move.
+
+``--dataset OUT.npz`` writes the decisions of the records (all, or game N) as arrays for
+behaviour cloning or offline RL, one row per decision, replayed through the engine with the
+same checks (``np.load(OUT)``; :data:`DATASET_KEYS`): ``observations`` (``float32``, what the
+seat to act observes, as the env's ``"observation"``), ``action_masks`` (``bool``),
+``actions`` (``int64``), ``seats`` and ``steps`` (the decision's seat and its number in the
+game, from 0), ``games`` (the record's number, from 1, as the list shows it), ``players``
+(the seat's player, a string) and ``returns`` (``float32``: that seat's final return of the
+game, the Monte Carlo target). ``--player P`` keeps the decisions of the seats ``P`` played.
 """
 
 from __future__ import annotations
@@ -42,6 +52,8 @@ from training.position import checked_action
 
 #: the keys every record holds
 RECORD_KEYS = ("env", "params", "seats", "options", "moves", "returns")
+#: the arrays of ``eightfold replay FILE --dataset OUT.npz``, one row per decision
+DATASET_KEYS = ("observations", "action_masks", "actions", "seats", "steps", "games", "players", "returns")
 
 
 def add_parser(sub: Any) -> None:
@@ -69,6 +81,13 @@ def add_parser(sub: Any) -> None:
         metavar="JSON",
         help='also save the last position shown as reset options ({"state": ...}) for play --options @JSON',
     )
+    p.add_argument(
+        "--dataset",
+        default=None,
+        metavar="NPZ",
+        help="write the decisions of the records (all, or game N) as arrays: observations, masks, actions, returns",
+    )
+    p.add_argument("--player", default=None, help="with --dataset: only the decisions of this player's seats")
     p.set_defaults(func=cmd_replay)
 
 
@@ -152,26 +171,121 @@ def replay(
     if stop < len(moves):
         print(f"(stopped after {stop} of the record's {len(moves)} moves)", file=out)
         return env, stop
-    state = raw.state
-    returns = [float(x) for x in state.returns()]
-    recorded = [float(x) for x in rec["returns"]]
-    if not state.is_terminal() or not np.allclose(returns, recorded):
-        how = f"returns {returns}" if state.is_terminal() else "the game is not over"
-        raise ValueError(
-            f"{name} does not replay: after its {len(moves)} moves {how}, but the record says returns "
-            f"{recorded} (a record of another version of the game, or an edited one?)"
-        )
+    returns = _check_end(raw.state, rec, name)
     result = f"; {rec['pairing'][0]}'s {rec['result']}" if "pairing" in rec and "result" in rec else ""
     print(f"game over after {len(moves)} moves. returns: {[round(x, 3) for x in returns]}{result}", file=out)
     return env, stop
 
 
+def _check_end(state: Any, rec: dict[str, Any], name: str) -> list[float]:
+    """The returns of ``state`` after all of ``rec``'s moves; ``ValueError`` unless the game is
+    over there with the recorded returns."""
+    returns = [float(x) for x in state.returns()]
+    recorded = [float(x) for x in rec["returns"]]
+    if not state.is_terminal() or not np.allclose(returns, recorded):
+        how = f"returns {returns}" if state.is_terminal() else "the game is not over"
+        raise ValueError(
+            f"{name} does not replay: after its {len(rec['moves'])} moves {how}, but the record says returns "
+            f"{recorded} (a record of another version of the game, or an edited one?)"
+        )
+    return returns
+
+
+def decisions(rec: dict[str, Any], name: str, number: int, player: str | None = None) -> dict[str, list[Any]]:
+    """The decisions of record ``rec`` (number ``number`` of its file) replayed on the engine,
+    column by column as :data:`DATASET_KEYS` names them (only ``player``'s seats if given);
+    ``ValueError`` as :func:`replay` if the record does not replay."""
+    if not isinstance(rec["params"], dict) or not isinstance(rec["moves"], list):
+        raise ValueError(f"{name}: params must be a JSON object and moves a list of notation strings")
+    game = get_game(str(rec["env"])).game_class()(**rec["params"])
+    try:  # the "state" option sets everything, the generator included: the rng given is unused
+        state = game.new_initial_state(np.random.default_rng(0), rec["options"])
+    except ValueError as exc:
+        raise ValueError(f"{name}: its options do not set up a game: {exc}") from None
+    seats = [str(s) for s in rec["seats"]]
+    moves = [str(m) for m in rec["moves"]]
+    cols: dict[str, list[Any]] = {k: [] for k in DATASET_KEYS}
+    for i, text in enumerate(moves, 1):
+        seat = -1 if state.is_terminal() else int(state.current_player())
+        action = checked_action(
+            state, i, text, len(moves) - i + 1, game.agent_name(max(seat, 0)), source=name
+        )
+        who = seats[seat] if 0 <= seat < len(seats) else ""
+        if player is None or who == player:
+            cols["observations"].append(np.array(game.observe(state, seat), dtype=np.float32))  # its own copy
+            cols["action_masks"].append(state.legal_mask().astype(bool))
+            cols["actions"].append(action)
+            cols["seats"].append(seat)
+            cols["steps"].append(i - 1)
+            cols["games"].append(number)
+            cols["players"].append(who)
+        state.apply(action)
+    final = _check_end(state, rec, name)
+    cols["returns"] = [final[s] for s in cols["seats"]]
+    return cols
+
+
+def write_dataset(
+    records: list[dict[str, Any]], numbers: list[int], path: str, file: str, player: str | None
+) -> int:
+    """``--dataset``: the decisions of ``records`` (numbered ``numbers``) in one ``.npz``;
+    returns the rows written. Records of other envs or parameters than the first are refused."""
+    first = records[0]
+    cols: dict[str, list[Any]] = {k: [] for k in DATASET_KEYS}
+    for rec, n in zip(records, numbers, strict=True):
+        if (rec["env"], rec["params"]) != (first["env"], first["params"]):
+            raise ValueError(
+                f"--dataset: game {n} of {file} is of {rec['env']} {rec['params']}, game {numbers[0]} of "
+                f"{first['env']} {first['params']}; one dataset holds one env's observations"
+            )
+        for k, v in decisions(rec, f"{file} game {n}", n, player).items():
+            cols[k] += v
+    if not cols["actions"]:
+        raise ValueError(
+            f"--dataset: no decision of player {player!r} in {file} (its players: "
+            f"{sorted({str(p) for rec in records for p in rec['seats']})})"
+        )
+    game = get_game(str(first["env"])).game_class()(**first["params"])
+    observations = np.stack(cols["observations"]).astype(np.float32)
+    assert observations.shape[1:] == tuple(game.observation_shape)
+    with Path(path).open("wb") as f:
+        np.savez_compressed(
+            f,
+            observations=observations,
+            action_masks=np.stack(cols["action_masks"]).astype(bool),
+            actions=np.asarray(cols["actions"], dtype=np.int64),
+            seats=np.asarray(cols["seats"], dtype=np.int8),
+            steps=np.asarray(cols["steps"], dtype=np.int32),
+            games=np.asarray(cols["games"], dtype=np.int32),
+            players=np.asarray(cols["players"], dtype=np.str_),
+            returns=np.asarray(cols["returns"], dtype=np.float32),
+        )
+    return len(cols["actions"])
+
+
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    for option in ("out", "save"):
+    for option in ("out", "save", "dataset"):
         if getattr(args, option):
             output_file(f"--{option}", getattr(args, option))
     records = load_records(args.file)
+    if args.player is not None and not args.dataset:
+        raise ValueError("--player picks the decisions of --dataset: give --dataset OUT.npz too")
+    if args.game is not None and args.game > len(records):
+        raise ValueError(
+            f"game must be in [1, {len(records)}] (the file holds {len(records)} games), got {args.game}"
+        )
+    if args.dataset:
+        if args.upto is not None or args.out or args.save or args.delay:
+            raise ValueError("--dataset writes whole games; --upto, --delay, --out and --save show one")
+        numbers = [args.game] if args.game is not None else list(range(1, len(records) + 1))
+        rows = write_dataset([records[n - 1] for n in numbers], numbers, args.dataset, args.file, args.player)
+        who = f" of {args.player}" if args.player is not None else ""
+        print(
+            f"wrote {args.dataset}: {rows} decisions{who} from {len(numbers)} game(s) ({', '.join(DATASET_KEYS)})",
+            file=out,
+        )
+        return 0
     if args.game is None:
         if args.upto is not None or args.out or args.save or args.delay:
             raise ValueError(
@@ -179,10 +293,6 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
             )
         print(format_list(records), file=out)
         return 0
-    if args.game > len(records):
-        raise ValueError(
-            f"game must be in [1, {len(records)}] (the file holds {len(records)} games), got {args.game}"
-        )
     rec = records[args.game - 1]
     pairing = f", {rec['pairing'][0]} vs {rec['pairing'][1]}" if "pairing" in rec else ""
     print(f"{rec['env']} {rec['params'] or ''}: game {args.game} of {args.file}{pairing}", file=out)

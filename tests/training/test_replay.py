@@ -17,7 +17,7 @@ from envs.core.registry import GAMES, get_game, installed_games
 from training.cli import main
 from training.evaluate import run_tournament
 from training.position import reset_to_position
-from training.replay import load_records, replay
+from training.replay import DATASET_KEYS, load_records, replay
 from training.tournament import deal_rng, game_seed, start_of
 
 #: configurations whose games between bots end quickly, one of each kind of seating
@@ -187,3 +187,73 @@ def test_records_from_worker_processes_are_those_of_one_process() -> None:
     alone = run_tournament(name, params, players, 40, workers=1, records=True)
     assert [r["game"] for r in pooled["records"]] == list(range(40))
     assert pooled == alone
+
+
+@pytest.mark.parametrize(("name", "params"), _cases())
+def test_dataset_rows_are_the_envs_observations_masks_and_moves(
+    name: str, params: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dataset``: one row per decision, equal to what env() shows the seat to act at that
+    move, seats that are out skipped."""
+    records = run_tournament(name, params, ["heuristic", "random"], 2, workers=1, records=True)["records"]
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "d.npz"
+    assert main(["replay", str(path), "--dataset", str(out)]) == 0
+    assert f"wrote {out}: {sum(len(r['moves']) for r in records)} decisions from {len(records)} game(s)" in (
+        capsys.readouterr().out
+    )
+    data = np.load(out)
+    assert sorted(data.files) == sorted(DATASET_KEYS)
+    row = 0
+    for n, rec in enumerate(records, 1):
+        env = get_game(rec["env"]).env(**rec["params"])
+        env.reset(options=rec["options"])
+        raw = env.unwrapped
+        for step, move in enumerate(rec["moves"]):
+            while env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+                env.step(None)
+            agent = env.agent_selection
+            seat = raw.possible_agents.index(agent)
+            shown = env.observe(agent)
+            np.testing.assert_array_equal(data["observations"][row], shown["observation"])
+            np.testing.assert_array_equal(data["action_masks"][row], shown["action_mask"].astype(bool))
+            action = raw.string_to_action(move)
+            assert (data["actions"][row], data["seats"][row], data["steps"][row], data["games"][row]) == (
+                action,
+                seat,
+                step,
+                n,
+            )
+            assert data["players"][row] == rec["seats"][seat] and data["returns"][row] == rec["returns"][seat]
+            env.step(action)
+            row += 1
+    assert row == len(data["actions"])
+    # --player keeps that player's seats only; game N alone
+    mine = tmp_path / "mine.npz"
+    assert main(["replay", str(path), "2", "--dataset", str(mine), "--player", "random"]) == 0
+    kept = np.load(mine)
+    chosen = (data["games"] == 2) & (data["players"] == "random")
+    assert kept["actions"].tolist() == data["actions"][chosen].tolist() and chosen.any()
+    np.testing.assert_array_equal(kept["observations"], data["observations"][chosen])
+
+
+def test_dataset_mistakes_are_named(
+    records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = str(tmp_path / "d.npz")
+
+    def err(*args: str) -> str:
+        assert main(["replay", *args]) == 2
+        return capsys.readouterr().err
+
+    assert "--player picks the decisions of --dataset" in err(str(records_file), "--player", "heuristic")
+    assert "--dataset writes whole games; --upto" in err(str(records_file), "--dataset", out, "--upto", "3")
+    assert "--dataset: no decision of player 'mcts' in" in err(
+        str(records_file), "--dataset", out, "--player", "mcts"
+    )
+    rec = load_records(records_file)[0]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(json.dumps(rec) + "\n" + json.dumps({**rec, "params": {"num_players": 3}}) + "\n")
+    assert "--dataset: game 2 of" in err(str(mixed), "--dataset", out)
+    assert not Path(out).exists()
