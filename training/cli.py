@@ -74,6 +74,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("    parameters:")
         for pname, default, help_text in describe_params(game_cls.config_class):
             print(f"      {pname:20s} default {default:12s} {help_text}")
+        print(f"    reset options: {', '.join(game_cls.reset_options)} (see the env's doc page)")
         bots = sorted(entry.bots())
         print(f"    bots: {', '.join(bots + ['mcts'] if 'mcts' not in bots else bots)}")
     return 0

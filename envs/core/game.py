@@ -205,6 +205,9 @@ class Game(ABC, Generic[C, S]):
 
     #: short name, e.g. ``"octi"``; the env id is ``eightfold/<name>-v0``
     name: ClassVar[str]
+    #: the keys ``new_initial_state`` takes in ``options`` (the doc page explains each);
+    #: every game takes :data:`STATE_OPTION`
+    reset_options: ClassVar[tuple[str, ...]] = (STATE_OPTION,)
     #: the frozen, validating dataclass of parameters
     config_class: ClassVar[type[Any]]
     #: parameter dicts the conformance harness runs (every variant / player count)

@@ -19,6 +19,7 @@ class OctiGame(Game[Config, State]):
     """Octi: basic 6x7, Octi-X fast and Octi-X classic (spec ``rules/octi.md``)."""
 
     name: ClassVar[str] = "octi"
+    reset_options: ClassVar[tuple[str, ...]] = RESET_OPTIONS
     config_class: ClassVar[type[Any]] = Config
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {},

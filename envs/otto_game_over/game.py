@@ -19,6 +19,7 @@ class OttoGameOverGame(Game[Config, State]):
     """OTTO Game Over under one :class:`Config`."""
 
     name: ClassVar[str] = "otto_game_over"
+    reset_options: ClassVar[tuple[str, ...]] = OPTION_KEYS
     config_class: ClassVar[type[Any]] = Config
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {"episode": "match"},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -19,6 +19,7 @@ class OttoOctopusGame(Game[Config, State]):
     """Otto the Octopus for 1-4 players (solo, open and simplified variants)."""
 
     name = "otto_octopus"
+    reset_options: ClassVar[tuple[str, ...]] = RESET_OPTIONS
     config_class = Config
     test_configs = (
         {},

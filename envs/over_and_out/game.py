@@ -20,6 +20,7 @@ class OverAndOutGame(Game[Config, State]):
     """Over and Out (spec ``rules/over_and_out.md``)."""
 
     name = "over_and_out"
+    reset_options: ClassVar[tuple[str, ...]] = RESET_OPTIONS
     config_class = Config
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {"num_players": 2},

@@ -111,3 +111,12 @@ def test_bad_states_are_refused_by_name(
     # PettingZoo's api_test probe key stays harmless beside it
     own.reset(options={STATE_OPTION: d, "options": 1})
     assert own.unwrapped.state.to_dict() == d
+
+
+def test_every_game_lists_its_reset_options(game_name: str) -> None:
+    """``Game.reset_options`` (which ``eightfold list`` shows) is what the unknown-key error
+    allows, ``state`` included."""
+    game_cls = GAMES[game_name].game_class()
+    assert STATE_OPTION in game_cls.reset_options
+    with pytest.raises(ValueError, match=re.escape(f"allowed: {list(game_cls.reset_options)}")):
+        game_cls().new_initial_state(np.random.default_rng(0), {"no_such_option": 1})
