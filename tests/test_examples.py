@@ -33,6 +33,7 @@ def run_example(script: str, *args: str, cwd: Path) -> subprocess.CompletedProce
         ["random_play.py", "otto_octopus"],
         ["engine_and_bots.py", "over_and_out"],
         ["gym_single_agent.py", "over_and_out", "1024"],
+        ["offline_bc.py", "over_and_out", "30", "2"],
     ],
     ids=lambda a: "-".join(a),
 )
