@@ -233,6 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="stop after this many moves (0 = play to the end)",
     )
+    p.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE.jsonl",
+        help="add the finished game to this file, in eval --records' form (eightfold replay reads it)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("render", help="save an image of a position as PNG")

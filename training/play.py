@@ -8,7 +8,9 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
 
 ``--options JSON`` and ``--moves 'M1; M2'`` start the game from a chosen position
 (:mod:`training.position`); at the end (or on ``quit``) every seat's moves are printed in the
-form ``--moves`` replays. Every seat other than yours is played by ``--vs`` (your partner
+form ``--moves`` replays. ``--record FILE.jsonl`` (here and with ``--watch``/``--random``) adds a
+game that ends to that file in ``eightfold eval --records``' form, which ``eightfold replay``
+lists, replays and turns into a dataset. Every seat other than yours is played by ``--vs`` (your partner
 too, in 2v2). Only legal moves are taken. You see what your seat sees at the table: the
 position, your own cards or tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2
 partner's, the open game's visible tiles), and the other seats' moves with their hidden parts
@@ -18,16 +20,18 @@ left out (``Game.public_action_string``: Otto the Octopus's swapped and returned
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from envs.core.game import legal_indices
+from envs.core.game import STATE_OPTION, legal_indices
 from envs.core.registry import get_game
-from training.params import parse_params
+from training.params import output_file, parse_params
 from training.players import game_bots, make_player, params_note
 from training.position import reset_to_position, split_moves
 
@@ -112,7 +116,9 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
     if note:
         print(note, file=out)
+    record_to = _record_file(args)
     given = reset_to_position(env, args.seed, getattr(args, "options", None), getattr(args, "moves", None))
+    first = raw.state.to_dict()
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
     record = split_moves(getattr(args, "moves", None))  # the game's moves in notation, every seat's
@@ -144,6 +150,8 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     except Quit as why:
         print(f"game abandoned ({why}).", file=out)
         _print_record(args, record, out)
+        if record_to is not None:
+            print(f"(not added to {record_to}: the game did not end)", file=out)
         return 0
     returns = raw.state.returns()
     print("\n" + str(env.render()), file=out)
@@ -152,7 +160,44 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         file=out,
     )
     _print_record(args, record, out)
+    seats = ["human" if s == seat else str(args.vs) for s in range(game.num_players)]
+    _append_record(record_to, entry.env_id, args, seats, first, record[given:], returns, out)
     return 0
+
+
+def _record_file(args: argparse.Namespace) -> Path | None:
+    """``--record FILE.jsonl``, checked before the game starts."""
+    path = getattr(args, "record", None)
+    return None if path is None else output_file("--record", path)
+
+
+def _append_record(
+    path: Path | None,
+    env_id: str,
+    args: argparse.Namespace,
+    seats: list[str],
+    first: dict[str, Any],
+    moves: list[str],
+    returns: Any,
+    out: TextIO,
+) -> None:
+    """Append a finished game to ``--record`` as one line of ``eightfold eval --records``'s
+    form (its first state is the position play started from, after ``--moves``), which
+    ``eightfold replay`` lists, replays and turns into a dataset."""
+    if path is None:
+        return
+    line = {
+        "env": env_id,
+        "params": parse_params(args.param, args.variant),
+        "seed": args.seed,
+        "seats": seats,
+        "returns": [float(x) for x in returns],
+        "options": {STATE_OPTION: first},
+        "moves": moves,
+    }
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(line, separators=(",", ":")) + "\n")
+    print(f"added the game to {path} (eightfold replay {path} lists its games)", file=out)
 
 
 def _print_record(args: argparse.Namespace, record: list[str], out: TextIO) -> None:
@@ -207,7 +252,9 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
             legal = np.flatnonzero(obs["action_mask"])
             return int(legal[rng.integers(legal.size)])
 
+    record_to = _record_file(args)
     given = reset_to_position(env, args.seed, args.options, args.moves)
+    first = raw.state.to_dict()
     if given:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)
     record = split_moves(args.moves)
@@ -232,6 +279,8 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(f"(stopped after {step} steps, before the end: no result)", file=out)
             if specs:
                 _print_record(args, record, out)
+            if record_to is not None:
+                print(f"(not added to {record_to}: the game did not end)", file=out)
             return 0
     print(env.render(), file=out)
     print(
@@ -240,4 +289,6 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
     )
     if specs:
         _print_record(args, record, out)
+    seats = specs or ["random"] * n
+    _append_record(record_to, entry.env_id, args, seats, first, record[given:], raw.state.returns(), out)
     return 0

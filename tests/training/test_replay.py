@@ -257,3 +257,48 @@ def test_dataset_mistakes_are_named(
     mixed.write_text(json.dumps(rec) + "\n" + json.dumps({**rec, "params": {"num_players": 3}}) + "\n")
     assert "--dataset: game 2 of" in err(str(mixed), "--dataset", out)
     assert not Path(out).exists()
+
+
+def test_play_adds_finished_games_to_a_record_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play --record``: ``--watch``/``--random`` and ``--vs`` games that end are appended in
+    ``eval --records``' form (the first state is where play started, after ``--moves``);
+    games left or stopped early are not."""
+    path = tmp_path / "played.jsonl"
+    oao = ["over_and_out", "--param", "num_players=2"]
+    assert main(["play", *oao, "--watch", "heuristic", "random", "--record", str(path)]) == 0
+    assert main(["play", *oao, "--random", "--seed", "4", "--record", str(path)]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    assert (
+        main(["play", *oao, "--vs", "greedy", "--seat", "1", "--moves", "play 3", "--record", str(path)]) == 0
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", *oao, "--vs", "greedy", "--record", str(path)]) == 0
+    assert main(["play", *oao, "--random", "--max-steps", "3", "--record", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert (
+        text.count(f"added the game to {path}") == 3
+        and text.count(f"(not added to {path}: the game did not end)") == 2
+    )
+    records = load_records(path)
+    assert [r["seats"] for r in records] == [
+        ["heuristic", "random"],
+        ["random", "random"],
+        ["greedy", "human"],
+    ]
+    assert [r["seed"] for r in records] == [0, 4, 0] and all(
+        r["params"] == {"num_players": 2} for r in records
+    )
+    for k, rec in enumerate(records):
+        env, played = replay(rec, f"record {k}", io.StringIO())
+        assert played == len(rec["moves"]) and env.unwrapped.state.returns().tolist() == rec["returns"]
+    # the --vs game starts after its --moves: its first state is the one "play 3" led to
+    env = get_game("over_and_out").env(num_players=2)
+    reset_to_position(env, 0, None, "play 3")
+    assert records[2]["options"] == {STATE_OPTION: env.unwrapped.state.to_dict()}
+    assert main(["replay", str(path), "3", "--dataset", str(tmp_path / "h.npz"), "--player", "human"]) == 0
+    human = np.load(tmp_path / "h.npz")
+    assert (
+        len(human["seats"]) > 0 and set(human["seats"].tolist()) == {1} and set(human["players"]) == {"human"}
+    )
