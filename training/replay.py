@@ -111,10 +111,36 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
                 raise ValueError(
                     f"{where} is not a game record of eightfold eval --records: it lacks {missing}"
                 )
+            _check_record(rec, where)
             records.append(rec)
     if not records:
         raise ValueError(f"{str(path)!r} holds no game records")
     return records
+
+
+def _check_record(rec: dict[str, Any], where: str) -> None:
+    """The types of a record's fields (``ValueError`` naming the field and the line)."""
+
+    def strings(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+    problems = [
+        ("env", isinstance(rec["env"], str), "a string"),
+        ("params", isinstance(rec["params"], dict), "a JSON object"),
+        ("options", isinstance(rec["options"], dict), "a JSON object"),
+        ("seats", strings(rec["seats"]) and bool(rec["seats"]), "a non-empty list of player names"),
+        ("moves", strings(rec["moves"]), "a list of moves in notation"),
+        (
+            "returns",
+            isinstance(rec["returns"], list)
+            and len(rec["returns"]) == len(rec["seats"])
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in rec["returns"]),
+            "a list of numbers, one per seat",
+        ),
+    ]
+    for key, ok, expected in problems:
+        if not ok:
+            raise ValueError(f"{where}: {key} must be {expected}, got {rec[key]!r}")
 
 
 def format_list(records: list[dict[str, Any]]) -> str:
@@ -138,10 +164,10 @@ def replay(
     """Play record ``rec`` (called ``name`` in errors) again in its env, printing every
     position and move; stops after ``upto`` moves if given. Returns the env and the moves
     played; ``ValueError`` if a move does not replay or the end differs from the record."""
-    entry = get_game(str(rec["env"]))
-    if not isinstance(rec["params"], dict) or not isinstance(rec["moves"], list):
-        raise ValueError(f"{name}: params must be a JSON object and moves a list of notation strings")
-    env = entry.env(render_mode="ansi", **rec["params"])
+    try:
+        env = get_game(str(rec["env"])).env(render_mode="ansi", **rec["params"])
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
     raw = env.unwrapped
     try:
         env.reset(options=rec["options"])
@@ -195,9 +221,10 @@ def decisions(rec: dict[str, Any], name: str, number: int, player: str | None = 
     """The decisions of record ``rec`` (number ``number`` of its file) replayed on the engine,
     column by column as :data:`DATASET_KEYS` names them (only ``player``'s seats if given);
     ``ValueError`` as :func:`replay` if the record does not replay."""
-    if not isinstance(rec["params"], dict) or not isinstance(rec["moves"], list):
-        raise ValueError(f"{name}: params must be a JSON object and moves a list of notation strings")
-    game = get_game(str(rec["env"])).game_class()(**rec["params"])
+    try:
+        game = get_game(str(rec["env"])).game_class()(**rec["params"])
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
     try:  # the "state" option sets everything, the generator included: the rng given is unused
         state = game.new_initial_state(np.random.default_rng(0), rec["options"])
     except ValueError as exc:

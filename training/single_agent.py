@@ -208,6 +208,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"options must be None or a dict of reset options, got {type(options).__name__}")
         if seed is not None:
             seed = check_seed(seed)
         super().reset(seed=seed)

@@ -147,6 +147,8 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             seed = int(self._seed_stream.integers(2**63))
         self._np_random_seed = seed
         rng = np.random.default_rng(seed)
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"options must be None or a dict of reset options, got {type(options).__name__}")
         if options is not None and "options" in options:
             # PettingZoo's api_test probes reset(seed=0, options={"options": 1}); the key is reserved
             options = {k: v for k, v in options.items() if k != "options"}

@@ -78,10 +78,12 @@ class OctiGame(Game[Config, State]):
         """The §2 setup, or option ``position`` (:mod:`envs.octi.position`, a turn's start in the
         schema of ``snapshot()``); option ``moves`` (notation strings) is then played from it."""
         state = State(self.config, rng)
-        if not options:
+        if options is None:
             return state
         if not isinstance(options, Mapping):
             raise ValueError(f"options must be a dict, got {type(options).__name__}")
+        if not options:
+            return state
         restored = self.restored_state(State, options)
         if restored is not None:
             return restored

@@ -230,6 +230,17 @@ def test_unknown_reset_option(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", available_games())
+@pytest.mark.parametrize("options", [5, [1], "moves", 1.5, True, 0, "", []])
+def test_reset_options_that_are_not_a_dict(name: str, options: Any) -> None:
+    """``reset(options=...)`` of anything but a dict (or None) is a ValueError naming it, in
+    env() and in the engine, not a TypeError from a membership test."""
+    with pytest.raises(ValueError, match=r"^options must be None or a dict of reset options, got "):
+        GAMES[name].env().reset(seed=0, options=options)
+    with pytest.raises(ValueError, match=r"options must be a dict, got "):
+        make_game(name, {}).new_initial_state(np.random.default_rng(0), options)
+
+
+@pytest.mark.parametrize("name", available_games())
 def test_from_dict_rng_bit_generator_not_a_name(name: str) -> None:
     """An unhashable or non-string ``bit_generator`` is a ValueError naming the allowed
     generators, not a TypeError (found by the property test above)."""

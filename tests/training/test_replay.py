@@ -162,6 +162,19 @@ def test_records_that_do_not_replay_are_named(
         json.dumps({k: v for k, v in rec.items() if k != "moves"})
     )
     assert f"'{bad}' holds no game records" in case("\n")
+    assert f"'{bad}' line 1: seats must be a non-empty list of player names, got 'ab'" in case(
+        json.dumps({**rec, "seats": "ab"})
+    )
+    assert f"'{bad}' line 1: returns must be a list of numbers, one per seat" in case(
+        json.dumps({**rec, "returns": rec["returns"][:1]})
+    )
+    assert f"'{bad}' line 1: options must be a JSON object, got 5" in case(json.dumps({**rec, "options": 5}))
+    assert f"{bad} game 1: num_players must be an int in [2, 8], got 'x'" in case(
+        json.dumps({**rec, "params": {"num_players": "x"}}), "1"
+    )
+    assert f"{bad} game 1: unknown game 'eightfold/nope-v0'" in case(
+        json.dumps({**rec, "env": "eightfold/nope-v0"}), "1"
+    )
     assert "game must be in [1, 1] (the file holds 1 games), got 2" in case(json.dumps(rec), "2")
     assert "--upto, --delay, --out and --save replay one game: name it" in case(
         json.dumps(rec), "--upto", "3"
