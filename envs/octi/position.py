@@ -74,9 +74,18 @@ def _pair(value: Any, key: str) -> list[int]:
     return [int(v) for v in value]
 
 
+def _is_seat(value: Any) -> bool:
+    """0 or 1 as an int (numpy ints too; no bool, no float)."""
+    return (
+        isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and value in (0, 1)
+    )
+
+
 def _seat(value: Any) -> int:
-    if value in (0, 1, "player_0", "player_1") and not isinstance(value, bool):
-        return int(str(value)[-1])
+    if _is_seat(value):
+        return int(value)
+    if value in ("player_0", "player_1"):
+        return int(value[-1])
     raise ValueError(f"position to_move must be 0, 1, 'player_0' or 'player_1', got {value!r}")
 
 
@@ -119,7 +128,7 @@ def load(config: Config, rng: np.random.Generator, position: Any) -> State:
             if not isinstance(pod, (list, tuple)) or len(pod) != 2:
                 raise ValueError(f"position board {name}: a pod is [seat, prongs], got {pod!r}")
             seat = pod[0]
-            if seat not in (0, 1) or isinstance(seat, (bool, np.bool_)):
+            if not _is_seat(seat):
                 raise ValueError(f"position board {name}: a pod's seat must be 0 or 1, got {seat!r}")
             pods[int(seat)].append((sq, _prongs(pod[1], name)))
     for s in (0, 1):

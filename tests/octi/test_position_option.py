@@ -131,6 +131,8 @@ def test_a_loaded_position_counts_once_for_the_repetition_draw() -> None:
         ({"board": {"b2": []}}, {}, "position board b2: expected a non-empty list of [seat, prongs]"),
         ({"board": {s: [[0, ""]] for s in ("a1", "b1", "c1", "d1", "e1")}}, {}, "position board holds 5 pods of player_0; a side has 4"),
         ({"board": {"b3": [[0, "N"]]}, "to_move": 2}, {}, "position to_move must be 0, 1, 'player_0' or 'player_1', got 2"),
+        ({"board": {"b3": [[0, "N"]]}, "to_move": 1.0}, {}, "position to_move must be 0, 1, 'player_0' or 'player_1', got 1.0"),
+        ({"board": {"b3": [[1.0, "N"]]}}, {}, "position board b3: a pod's seat must be 0 or 1, got 1.0"),
         ({"board": {"b3": [[0, "N"]], "d6": [[1, ""]]}, "turn": 300}, {}, "position turn must be an int in [0, 299]"),
         ({"board": {"b3": [[0, "N"]], "d6": [[1, ""]]}, "reserve": [1, 0]}, {}, "position reserve must be [0, 0] in basic"),
         ({"board": {"b3": [[0, "N"]], "d6": [[1, ""]]}, "captured": [2, 3]}, {}, "player_0 has 4 pods: 1 on the board + reserve 0 + captured 2 must make 4"),
