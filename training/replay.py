@@ -4,6 +4,7 @@
     eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
     eightfold replay games.jsonl 7                 # game 7 again: every position and move
     eightfold replay games.jsonl 7 --upto 30 --out pos.png   # stop after 30 moves; a picture of it
+    eightfold replay games.jsonl 7 --gif game7.gif           # every position, as an animation
     eightfold replay games.jsonl 7 --upto 30 --save pos.json # that position as reset options, then:
     eightfold play octi --options @pos.json --vs heuristic   # (with the record's --param) play on
     eightfold replay games.jsonl --dataset d.npz --player heuristic   # its decisions, as arrays
@@ -75,6 +76,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--delay", type=float_at_least(0), default=0.0, help="seconds between moves")
     p.add_argument("--out", default=None, metavar="PNG", help="also save the last position shown as a PNG")
+    p.add_argument(
+        "--gif",
+        default=None,
+        metavar="GIF",
+        help="also save every position shown as an animation (0.6 s a move)",
+    )
     p.add_argument(
         "--save",
         default=None,
@@ -159,10 +166,16 @@ def format_list(records: list[dict[str, Any]]) -> str:
 
 
 def replay(
-    rec: dict[str, Any], name: str, out: TextIO, upto: int | None = None, delay: float = 0.0
+    rec: dict[str, Any],
+    name: str,
+    out: TextIO,
+    upto: int | None = None,
+    delay: float = 0.0,
+    frames: list[np.ndarray] | None = None,
 ) -> tuple[Any, int]:
     """Play record ``rec`` (called ``name`` in errors) again in its env, printing every
-    position and move; stops after ``upto`` moves if given. Returns the env and the moves
+    position and move; stops after ``upto`` moves if given; with ``frames`` it also draws
+    every position shown into that list (``rgb_array``). Returns the env and the moves
     played; ``ValueError`` if a move does not replay or the end differs from the record."""
     try:
         env = get_game(str(rec["env"])).env(render_mode="ansi", **rec["params"])
@@ -188,12 +201,16 @@ def replay(
         seat = raw.possible_agents.index(agent) if agent in raw.possible_agents else -1
         action = checked_action(raw.state, i, text, len(moves) - i + 1, agent, source=name)
         print(env.render(), file=out)
+        if frames is not None:
+            frames.append(raw.game.render_rgb(raw.state))
         who = f" ({seats[seat]})" if 0 <= seat < len(seats) else ""
         print(f"[{i - 1}] {agent}{who}: {raw.action_to_string(action)}\n", file=out)
         env.step(action)
         if delay:
             time.sleep(delay)
     print(env.render(), file=out)
+    if frames is not None:
+        frames.append(raw.game.render_rgb(raw.state))
     if stop < len(moves):
         print(f"(stopped after {stop} of the record's {len(moves)} moves)", file=out)
         return env, stop
@@ -292,7 +309,7 @@ def write_dataset(
 
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    for option in ("out", "save", "dataset"):
+    for option in ("out", "save", "dataset", "gif"):
         if getattr(args, option):
             output_file(f"--{option}", getattr(args, option))
     records = load_records(args.file)
@@ -303,8 +320,10 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
             f"game must be in [1, {len(records)}] (the file holds {len(records)} games), got {args.game}"
         )
     if args.dataset:
-        if args.upto is not None or args.out or args.save or args.delay:
-            raise ValueError("--dataset writes whole games; --upto, --delay, --out and --save show one")
+        if args.upto is not None or args.out or args.save or args.delay or args.gif:
+            raise ValueError(
+                "--dataset writes whole games; --upto, --delay, --out, --save and --gif show one"
+            )
         numbers = [args.game] if args.game is not None else list(range(1, len(records) + 1))
         rows = write_dataset([records[n - 1] for n in numbers], numbers, args.dataset, args.file, args.player)
         who = f" of {args.player}" if args.player is not None else ""
@@ -314,16 +333,22 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
         return 0
     if args.game is None:
-        if args.upto is not None or args.out or args.save or args.delay:
+        if args.upto is not None or args.out or args.save or args.delay or args.gif:
             raise ValueError(
-                "--upto, --delay, --out and --save replay one game: name it (eightfold replay FILE N)"
+                "--upto, --delay, --out, --save and --gif replay one game: name it (eightfold replay FILE N)"
             )
         print(format_list(records), file=out)
         return 0
     rec = records[args.game - 1]
     pairing = f", {rec['pairing'][0]} vs {rec['pairing'][1]}" if "pairing" in rec else ""
     print(f"{rec['env']} {rec['params'] or ''}: game {args.game} of {args.file}{pairing}", file=out)
-    env, _ = replay(rec, f"{args.file} game {args.game}", out, args.upto, args.delay)
+    frames: list[np.ndarray] | None = [] if args.gif else None
+    env, _ = replay(rec, f"{args.file} game {args.game}", out, args.upto, args.delay, frames)
+    if args.gif and frames:
+        from envs.core.draw import save_gif
+
+        save_gif(frames, args.gif)
+        print(f"wrote {args.gif} ({len(frames)} frames, 0.6 s a move)", file=out)
     if args.out:
         from envs.core.draw import save_png
 

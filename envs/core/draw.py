@@ -81,6 +81,25 @@ def to_array(img: Any) -> np.ndarray:
     return np.asarray(img.convert("RGB"), dtype=np.uint8).copy()
 
 
+def save_gif(frames: list[np.ndarray], path: str, seconds: float = 0.6, last_seconds: float = 3.0) -> None:
+    """Write ``rgb_array`` frames as a looping GIF animation, ``seconds`` per frame and
+    ``last_seconds`` on the last (frames of other sizes are padded with the background)."""
+    from pathlib import Path
+
+    if not frames:
+        raise ValueError("save_gif needs at least one frame")
+    h = max(f.shape[0] for f in frames)
+    w = max(f.shape[1] for f in frames)
+    images = []
+    for f in frames:
+        canvas = Image.new("RGB", (w, h), BACKGROUND)
+        canvas.paste(Image.fromarray(f), (0, 0))
+        images.append(canvas.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE))
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    durations = [round(seconds * 1000)] * (len(images) - 1) + [round(last_seconds * 1000)]
+    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
+
+
 def save_png(array: np.ndarray, path: str) -> None:
     """Write an ``rgb_array`` frame as PNG (missing parent folders are created)."""
     from pathlib import Path

@@ -176,7 +176,7 @@ def test_records_that_do_not_replay_are_named(
         json.dumps({**rec, "env": "eightfold/nope-v0"}), "1"
     )
     assert "game must be in [1, 1] (the file holds 1 games), got 2" in case(json.dumps(rec), "2")
-    assert "--upto, --delay, --out and --save replay one game: name it" in case(
+    assert "--upto, --delay, --out, --save and --gif replay one game: name it" in case(
         json.dumps(rec), "--upto", "3"
     )
     edited = {**rec, "moves": [*rec["moves"][:1], "play 42", *rec["moves"][2:]]}
@@ -315,3 +315,17 @@ def test_play_adds_finished_games_to_a_record_file(
     assert (
         len(human["seats"]) > 0 and set(human["seats"].tolist()) == {1} and set(human["players"]) == {"human"}
     )
+
+
+def test_replay_gif_holds_every_position_shown(records_file: Path, tmp_path: Path) -> None:
+    gif = tmp_path / "game.gif"
+    assert main(["replay", str(records_file), "1", "--upto", "4", "--gif", str(gif)]) == 0
+    rec = load_records(records_file)[0]
+    env = get_game(rec["env"]).env(**rec["params"], render_mode="rgb_array")
+    env.reset(options=rec["options"])
+    first = env.render()
+    with Image.open(gif) as im:
+        assert im.n_frames == 5 and im.size == (first.shape[1], first.shape[0])
+        # the palette keeps the picture (no dithering): the first frame is the first position
+        shown = np.asarray(im.convert("RGB"), dtype=np.int16)
+    assert np.abs(shown - first.astype(np.int16)).mean() < 2.0
