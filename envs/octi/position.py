@@ -41,6 +41,7 @@ from envs.octi.board import DIR_INDEX
 from envs.octi.turn import CAPTURED, MAIN, PHASE_NAMES, RESERVE, position_key
 
 if TYPE_CHECKING:
+    from envs.octi.board import Geometry
     from envs.octi.rules import Config, State
 
 POSITION_KEYS = ("board", "to_move", "turn", "supply", "reserve", "captured", "phase")
@@ -89,6 +90,79 @@ def _seat(value: Any) -> int:
     raise ValueError(f"position to_move must be 0, 1, 'player_0' or 'player_1', got {value!r}")
 
 
+Pods = list[list[tuple[int, int]]]  # per seat: (square, prongs) in id order
+
+
+def _board(geo: Geometry, P: int, board: Any) -> Pods:
+    """``board``'s pods per seat, in id order (each side's own reading order of the squares,
+    player_1's turned around; a stack's pods as listed)."""
+    if not isinstance(board, Mapping):
+        raise ValueError(
+            f"position board must map squares to lists of [seat, prongs], got {type(board).__name__}"
+        )
+    pods: Pods = [[], []]
+    for name, stack in board.items():
+        sq = geo.square(str(name).strip().lower()) if isinstance(name, str) else -1
+        if sq < 0:
+            raise ValueError(f"position board: {name!r} is not a square name")
+        if not isinstance(stack, (list, tuple)) or not stack:
+            raise ValueError(
+                f"position board {name}: expected a non-empty list of [seat, prongs], got {stack!r}"
+            )
+        for pod in stack:
+            if not isinstance(pod, (list, tuple)) or len(pod) != 2:
+                raise ValueError(f"position board {name}: a pod is [seat, prongs], got {pod!r}")
+            seat = pod[0]
+            if not _is_seat(seat):
+                raise ValueError(f"position board {name}: a pod's seat must be 0 or 1, got {seat!r}")
+            pods[int(seat)].append((sq, _prongs(pod[1], name)))
+    for s in (0, 1):
+        order = geo.rot if s else range(geo.size)
+        pods[s].sort(key=lambda pod: order[pod[0]])  # stable: a stack keeps its listed order
+        if len(pods[s]) > P:
+            raise ValueError(f"position board holds {len(pods[s])} pods of player_{s}; a side has {P}")
+    return pods
+
+
+def _pools(config: Config, P: int, position: Mapping[str, Any], pods: Pods) -> tuple[list[int], list[int]]:
+    """``(reserve, captured)`` per seat, given or by default (basic: off-board pods are captured;
+    X: captured 0, the rest in reserve); each side's pods must add up to ``P``."""
+    off = [P - len(pods[0]), P - len(pods[1])]
+    if config.is_x:
+        captured = _pair(position["captured"], "captured") if "captured" in position else [0, 0]
+        reserve = (
+            _pair(position["reserve"], "reserve")
+            if "reserve" in position
+            else [o - c for o, c in zip(off, captured, strict=True)]
+        )
+    else:
+        if "reserve" in position and _pair(position["reserve"], "reserve") != [0, 0]:
+            raise ValueError("position reserve must be [0, 0] in basic: it has no reserve")
+        reserve = [0, 0]
+        captured = _pair(position["captured"], "captured") if "captured" in position else off
+    for s in (0, 1):
+        if min(reserve[s], captured[s]) < 0 or len(pods[s]) + reserve[s] + captured[s] != P:
+            raise ValueError(
+                f"player_{s} has {P} pods: {len(pods[s])} on the board + reserve {reserve[s]} + captured "
+                f"{captured[s]} must make {P}"
+            )
+    return reserve, captured
+
+
+def _check_not_won(config: Config, geo: Geometry, pods: Pods) -> None:
+    """A base win ends the game: no such position can start a turn (OCT-42, OCT-43)."""
+    for s in (0, 1):
+        on = {sq for sq, _ in pods[s]}
+        enemy = geo.enemy_base_set[s]
+        if config.variant != "x_classic" and on & enemy:
+            first = geo.names[min(on & enemy)]
+            raise ValueError(
+                f"position: player_{s} has a pod on the enemy base {first}; the game ended when it landed (OCT-42)"
+            )
+        if config.variant == "x_classic" and enemy <= on:
+            raise ValueError(f"position: player_{s} holds all three enemy bases; the game is over (OCT-43)")
+
+
 def load(config: Config, rng: np.random.Generator, position: Any) -> State:
     """The state of ``position`` (see the module docstring); ``ValueError`` naming the problem."""
     from envs.octi.rules import State
@@ -110,52 +184,8 @@ def load(config: Config, rng: np.random.Generator, position: Any) -> State:
         )
     base = State(config, rng)
     geo, P = base.geo, base.P
-    board = position["board"]
-    if not isinstance(board, Mapping):
-        raise ValueError(
-            f"position board must map squares to lists of [seat, prongs], got {type(board).__name__}"
-        )
-    pods: list[list[tuple[int, int]]] = [[], []]  # per seat: (square, prongs) in id order
-    for name, stack in board.items():
-        sq = geo.square(str(name).strip().lower()) if isinstance(name, str) else -1
-        if sq < 0:
-            raise ValueError(f"position board: {name!r} is not a square name")
-        if not isinstance(stack, (list, tuple)) or not stack:
-            raise ValueError(
-                f"position board {name}: expected a non-empty list of [seat, prongs], got {stack!r}"
-            )
-        for pod in stack:
-            if not isinstance(pod, (list, tuple)) or len(pod) != 2:
-                raise ValueError(f"position board {name}: a pod is [seat, prongs], got {pod!r}")
-            seat = pod[0]
-            if not _is_seat(seat):
-                raise ValueError(f"position board {name}: a pod's seat must be 0 or 1, got {seat!r}")
-            pods[int(seat)].append((sq, _prongs(pod[1], name)))
-    for s in (0, 1):
-        # each side's own reading order (player_1: the board turned around), stacks as listed
-        order = geo.rot if s else range(geo.size)
-        pods[s].sort(key=lambda pod: order[pod[0]])
-        if len(pods[s]) > P:
-            raise ValueError(f"position board holds {len(pods[s])} pods of player_{s}; a side has {P}")
-    off = [P - len(pods[0]), P - len(pods[1])]
-    if config.is_x:
-        captured = _pair(position["captured"], "captured") if "captured" in position else [0, 0]
-        reserve = (
-            _pair(position["reserve"], "reserve")
-            if "reserve" in position
-            else [o - c for o, c in zip(off, captured, strict=True)]
-        )
-    else:
-        if "reserve" in position and _pair(position["reserve"], "reserve") != [0, 0]:
-            raise ValueError("position reserve must be [0, 0] in basic: it has no reserve")
-        reserve = [0, 0]
-        captured = _pair(position["captured"], "captured") if "captured" in position else off
-    for s in (0, 1):
-        if min(reserve[s], captured[s]) < 0 or len(pods[s]) + reserve[s] + captured[s] != P:
-            raise ValueError(
-                f"player_{s} has {P} pods: {len(pods[s])} on the board + reserve {reserve[s]} + captured "
-                f"{captured[s]} must make {P}"
-            )
+    pods = _board(geo, P, position["board"])
+    reserve, captured = _pools(config, P, position, pods)
     if "supply" in position:
         supply = _pair(position["supply"], "supply")
     else:
@@ -167,16 +197,7 @@ def load(config: Config, rng: np.random.Generator, position: Any) -> State:
             f"position turn must be an int in [0, {config.turn_limit - 1}] (at {config.turn_limit} the game "
             f"is over by the turn limit, OCT-45), got {turn!r}"
         )
-    for s in (0, 1):
-        on = {sq for sq, _ in pods[s]}
-        enemy = geo.enemy_base_set[s]
-        if config.variant != "x_classic" and on & enemy:
-            first = geo.names[min(on & enemy)]
-            raise ValueError(
-                f"position: player_{s} has a pod on the enemy base {first}; the game ended when it landed (OCT-42)"
-            )
-        if config.variant == "x_classic" and enemy <= on:
-            raise ValueError(f"position: player_{s} holds all three enemy bases; the game is over (OCT-43)")
+    _check_not_won(config, geo, pods)
     pos: list[int] = []
     prongs: list[int] = []
     for s in (0, 1):
