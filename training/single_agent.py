@@ -52,6 +52,7 @@ it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -145,6 +146,12 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             raise ValueError(f"shaping must be a number >= 0, got {shaping!r}")
         if not isinstance(gamma, (int, float)) or isinstance(gamma, bool) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
+        if (
+            not isinstance(illegal_reward, (int, float))
+            or isinstance(illegal_reward, bool)
+            or not math.isfinite(illegal_reward)
+        ):
+            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         evaluate = getattr(game, "evaluate", None)
         if shaping and not callable(evaluate):
             raise ValueError(f"shaping needs the game's evaluate(state); {game.name} has none")
@@ -423,6 +430,10 @@ def make_single_agent_env(
         if isinstance(opponents, str):
             raise ValueError(
                 f"opponents must be a list of specs or a dict of weights, got the string {opponents!r}"
+            )
+        if opponents is not None and not isinstance(opponents, (list, tuple, Mapping)):
+            raise ValueError(
+                f"opponents must be a list of specs or a dict of weights, got {type(opponents).__name__}"
             )
         pool = OpponentPool.from_specs(game, opponents if opponents is not None else ["random"], bots)
     if partner is not None and not isinstance(partner, str):

@@ -113,6 +113,8 @@ class ScoringBot(Bot):
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"mcts:sims=200,rollout=random"`` -> ``("mcts", {"sims": 200, "rollout": "random"})``."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec is a string such as 'heuristic' or 'mcts:sims=200', got {spec!r}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     params: dict[str, Any] = {}

@@ -47,8 +47,8 @@ def check_bool(name: str, value: object) -> None:
 
 
 def plain(value: Any) -> Any:
-    """``value`` with numpy scalars turned into the Python ``bool`` / ``int`` / ``float`` of the
-    same value, inside lists, tuples and dict values too (a parameter swept with numpy reads
+    """``value`` with numpy scalars turned into the Python ``bool`` / ``int`` / ``float`` / ``str``
+    of the same value, inside lists, tuples and dict values too (a parameter swept with numpy reads
     like the literal). Anything else is returned unchanged, for the config to validate."""
     if isinstance(value, np.bool_):
         return bool(value)
@@ -56,6 +56,8 @@ def plain(value: Any) -> Any:
         return int(value)
     if isinstance(value, np.floating):
         return float(value)
+    if isinstance(value, np.str_):
+        return str(value)
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

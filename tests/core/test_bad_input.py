@@ -111,6 +111,8 @@ def _numpy_scalars(value: Any) -> Any:
         return np.bool_(value)
     if isinstance(value, int):
         return np.int64(value)
+    if isinstance(value, str):  # a choice swept with numpy (np.array(["basic", "x_fast"])[i])
+        return np.str_(value)
     if isinstance(value, dict):
         return {k: _numpy_scalars(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -267,3 +267,24 @@ def test_a_state_option_starts_the_episode_there_and_a_finished_one_is_refused()
         ValueError, match=r"^from the reset options \['moves'\] the game ended before seat 0 could move"
     ):
         random_view(game, seat=0).reset(seed=0, options={"moves": ["prong c2 N"]})
+
+
+def test_view_arguments_of_the_wrong_kind_are_named() -> None:
+    """``make_env``'s opponents and illegal_reward, and a bot spec that is not a string, are
+    ValueErrors naming them (they were a TypeError or an unnamed float error)."""
+    from envs.core.bots import make_bot
+    from envs.over_and_out.game import OverAndOutGame
+    from training.single_agent import make_env
+
+    with pytest.raises(ValueError, match=r"^opponents must be a list of specs or a dict of weights, got int"):
+        make_env("over_and_out", opponents=5, num_players=2)
+    for bad in ("x", float("nan"), True, None):
+        with pytest.raises(ValueError, match=r"^illegal_reward must be a finite number, got "):
+            make_env("over_and_out", opponents=["random"], illegal_reward=bad, num_players=2)
+    assert (
+        make_env("over_and_out", opponents=["random"], illegal_reward=-2, num_players=2).illegal_reward
+        == -2.0
+    )
+    game = OverAndOutGame(num_players=2)
+    with pytest.raises(ValueError, match=r"^a bot spec is a string such as 'heuristic'"):
+        make_bot(game, None, {})  # type: ignore[arg-type]
