@@ -282,7 +282,13 @@ def parse_opponents(value: Any) -> dict[str, float]:
                 items.append(part)
         value = items
     if isinstance(value, dict):
-        return {str(k): float(v) for k, v in value.items()}
+        weights = {}
+        for k, v in value.items():
+            try:
+                weights[str(k)] = float(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"opponents: the weight of {k!r} must be a number, got {v!r}") from None
+        return weights
     if isinstance(value, list):
         return dict.fromkeys((str(v) for v in value), 1.0)
     raise ValueError(f"opponents must be a comma list, a list or a mapping, got {value!r}")

@@ -9,6 +9,7 @@ interface), plus the opponent pool the single-agent view samples from.
 
 from __future__ import annotations
 
+import math
 import os
 import weakref
 from collections.abc import Mapping, Sequence
@@ -192,6 +193,11 @@ def make_player(
     game: Game[Any, Any], spec: str, bots: Mapping[str, Any], deterministic: bool = False
 ) -> Player:
     """A bot (``random``, ``heuristic``, ``mcts:sims=100`` ...) or a saved model (``x.zip``)."""
+    if not isinstance(spec, str):
+        raise ValueError(
+            f"a player spec is a string: a bot ('heuristic', 'mcts:sims=200'), a model .zip or an RLlib "
+            f"run directory; got {spec!r}"
+        )
     if is_model_spec(spec):
         return PolicyPlayer.load(spec.strip(), game, deterministic=deterministic)
     from training.rllib.common import is_rllib_spec, require_rllib
@@ -238,8 +244,13 @@ class OpponentPool:
         kwargs.setdefault("fallback", make_bot(game, "random", dict(bots)))
         pool = cls(**kwargs)
         for spec, weight in weights.items():
-            if float(weight) <= 0:
-                raise ValueError(f"opponent weight must be > 0, got {spec}={weight}")
+            if (
+                not isinstance(weight, (int, float, np.integer, np.floating))
+                or isinstance(weight, (bool, np.bool_))
+                or not float(weight) > 0
+                or not math.isfinite(float(weight))
+            ):
+                raise ValueError(f"opponent weight must be a finite number > 0, got {spec}={weight!r}")
             pool.groups[spec] = _Group(float(weight))
             if spec != "self":
                 pool.groups[spec].players.append((spec, make_player(game, spec, bots)))

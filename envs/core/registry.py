@@ -58,6 +58,10 @@ GAMES: dict[str, GameEntry] = {
 def get_game(name_or_id: str) -> GameEntry:
     """Look a game up by short name (``octi``), env id (``eightfold/octi-v0``) or module name
     (``octi_v0``, ``envs.octi_v0``)."""
+    if not isinstance(name_or_id, str):
+        raise ValueError(
+            f"a game is named by a string such as 'octi' or 'eightfold/octi-v0', got {name_or_id!r}"
+        )
     key = name_or_id.strip()
     key = key.removeprefix("envs.")
     if key.startswith(NAMESPACE + "/"):

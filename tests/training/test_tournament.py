@@ -112,3 +112,39 @@ def test_tournament_plot_marks_even_odds_between_the_sides(
     monkeypatch.setattr(matplotlib.axes.Axes, "set_xlabel", label)
     plot_tournament(res, tmp_path / "t.png")
     assert drawn["x"] == pytest.approx(1 / sides) and seating in drawn["label"]
+
+
+def test_python_api_mistakes_are_value_errors_naming_them() -> None:
+    """What the command line's parser guards is checked in the Python API too: a tournament's
+    games, mode and workers, a player spec or game name that is not a string, an opponent
+    weight that is not a positive number (a KeyError, a silent 'first', an AttributeError or
+    an unnamed float error before)."""
+    from envs.core.registry import GAMES, get_game
+    from training.config import parse_opponents
+    from training.evaluate import run_tournament
+    from training.players import OpponentPool, make_player
+
+    players = ["heuristic", "random"]
+    for kw, message in (
+        ({"games": 0}, r"^games must be an int >= 1 \(games per pairing\), got 0"),
+        (
+            {"games": 2, "mode": "each"},
+            r"^mode must be 'first' \(the first player against each other\) or 'all'",
+        ),
+        ({"games": 2, "workers": 0}, r"^workers must be an int >= 1, got 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            run_tournament("over_and_out", {"num_players": 2}, players, **{"workers": 1, **kw})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^a player spec is a string: a bot"):
+        run_tournament("over_and_out", {"num_players": 2}, [5, "random"], 2, workers=1)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match=r"^a game is named by a string"):
+        get_game(5)  # type: ignore[arg-type]
+    game = GAMES["over_and_out"].game_class()(num_players=2)
+    bots = GAMES["over_and_out"].bots()
+    with pytest.raises(ValueError, match=r"^a player spec is a string"):
+        make_player(game, None, bots)  # type: ignore[arg-type]
+    for weight in ("x", 0, -1.0, float("inf"), True):
+        with pytest.raises(ValueError, match=r"^opponent weight must be a finite number > 0, got random="):
+            OpponentPool.from_specs(game, {"random": weight}, bots)  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match=r"^opponents: the weight of 'random' must be a number, got 'x'"):
+        parse_opponents({"random": "x"})
