@@ -99,6 +99,24 @@ def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
     return np.random.Generator(bit_gen)
 
 
+def check_seat(seat: Any, n: int, name: str = "seat") -> None:
+    """``ValueError`` naming ``name`` unless ``seat`` is an int (numpy ints too, not bool) in
+    ``[0, n)``: a negative index would silently read another seat's view."""
+    if type(seat) is int and 0 <= seat < n:  # the common case, first: these sit on hot paths
+        return
+    if isinstance(seat, np.integer) and 0 <= seat < n:
+        return
+    raise ValueError(f"{name} must be an int in [0, {n - 1}], got {seat!r}")
+
+
+def check_rng(rng: Any) -> None:
+    """``ValueError`` unless ``rng`` is a numpy ``Generator`` (a game draws its chance from it)."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(
+            f"rng must be a numpy Generator, e.g. np.random.default_rng(seed), got {type(rng).__name__}"
+        )
+
+
 def clone_rng(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in the same state."""
     bit_gen = type(rng.bit_generator)()
@@ -320,6 +338,7 @@ class Game(ABC, Generic[C, S]):
         neither hidden information nor chance (Octi); a game with chance but nothing hidden
         should still give the clone a fresh generator.
         """
+        check_seat(seat, self.num_players)
         return state.clone()  # type: ignore[return-value]
 
     def symmetries(self) -> tuple[Symmetry, ...]:
@@ -351,11 +370,13 @@ class Game(ABC, Generic[C, S]):
         """``action`` of the player to act in ``state`` as ``viewer`` sees it at the table: its
         notation, with what ``viewer`` may not see left out (a game with hidden moves
         overrides this; ``eightfold play`` prints the other seats' moves this way)."""
+        check_seat(viewer, self.num_players, "viewer")
         return state.action_to_string(action)
 
     def private_text(self, state: S, seat: int) -> str:
         """What ``seat`` alone knows, as text for a person playing it (own cards, a partner's
         cards, tiles shown to it...) beyond what :meth:`render_ansi` shows; ``""`` if nothing."""
+        check_seat(seat, self.num_players)
         return ""
 
     @abstractmethod
@@ -363,4 +384,5 @@ class Game(ABC, Generic[C, S]):
         """``uint8[H, W, 3]`` picture of the position."""
 
     def agent_name(self, seat: int) -> str:
+        check_seat(seat, self.num_players)
         return f"player_{seat}"

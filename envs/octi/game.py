@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import STATE_OPTION, Game
+from envs.core.game import STATE_OPTION, Game, check_rng, check_seat
 from envs.octi import encode
 from envs.octi.position import load as load_position
 from envs.octi.rules import Config, State
@@ -77,6 +77,7 @@ class OctiGame(Game[Config, State]):
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
         """The §2 setup, or option ``position`` (:mod:`envs.octi.position`, a turn's start in the
         schema of ``snapshot()``); option ``moves`` (notation strings) is then played from it."""
+        check_rng(rng)
         state = State(self.config, rng)
         if options is None:
             return state
@@ -103,6 +104,7 @@ class OctiGame(Game[Config, State]):
         return state
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        check_seat(seat, self.num_players)
         return encode.observe(state, seat)
 
     def evaluate(self, state: State) -> np.ndarray:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import STATE_OPTION, Game, Symmetry
+from envs.core.game import STATE_OPTION, Game, Symmetry, check_rng, check_seat
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import encode, flow, notation, position
 from envs.otto_game_over.rules import Config, State
@@ -81,6 +81,7 @@ class OttoGameOverGame(Game[Config, State]):
 
     # ------------------------------------------------------------- functions
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        check_rng(rng)
         if options is not None:
             if not isinstance(options, Mapping):
                 raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
@@ -97,9 +98,11 @@ class OttoGameOverGame(Game[Config, State]):
         return state
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        check_seat(seat, self.num_players)
         return encode.observe(state, seat)
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
+        check_seat(seat, self.num_players)
         return encode.resample_hidden(state, seat, rng)
 
     def symmetries(self) -> tuple[Symmetry, ...]:
@@ -133,6 +136,7 @@ class OttoGameOverGame(Game[Config, State]):
 
     def private_text(self, state: State, seat: int) -> str:
         """The seat's secret cards, and its 2v2 partner's (shown to it, OGO-27)."""
+        check_seat(seat, self.num_players)
         names = [", ".join(A.CARD_NAMES[c] for c in sorted(state.hands[s])) or "none" for s in range(state.n)]
         text = f"your cards: {names[seat]}"
         if self.config.team_play:

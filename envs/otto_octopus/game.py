@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import STATE_OPTION, Game
+from envs.core.game import STATE_OPTION, Game, check_rng, check_seat
 from envs.otto_octopus.encode import OBS_SIZE, action_to_string, hidden_tiles, observe, parse_action
 from envs.otto_octopus.position import load_position, new_game
 from envs.otto_octopus.rules import NUM_ACTIONS, Config, State
@@ -78,6 +78,7 @@ class OttoOctopusGame(Game[Config, State]):
         return min(self.config.max_steps, 60 * (n + 2) + n + 2 * (n - 1))
 
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        check_rng(rng)
         if options is None:
             return new_game(self.config, rng)
         if not isinstance(options, Mapping):
@@ -93,12 +94,14 @@ class OttoOctopusGame(Game[Config, State]):
         return new_game(self.config, rng)
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        check_seat(seat, self.num_players)
         return observe(state, seat)
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
         """Re-deal the pile and every tile of another hand that ``seat`` cannot see. What a
         pufferfish swap or a seahorse return showed ``seat`` privately is not kept (its
         observation does not hold it either): those tiles are re-dealt with the rest."""
+        check_seat(seat, self.num_players)
         st = state.clone()
         pool = sorted(st.pile + hidden_tiles(st, seat))  # sorted: the result may not depend on the deal
         perm = [int(x) for x in rng.permutation(pool)] if pool else []
@@ -143,6 +146,7 @@ class OttoOctopusGame(Game[Config, State]):
     def public_action_string(self, state: State, action: int, viewer: int) -> str:
         """OTP-24 / OTP-26: only the two players of a pufferfish swap learn the tile given, and
         only the returning player the tile a seahorse returns; everything else is public."""
+        check_seat(viewer, self.num_players, "viewer")
         text = action_to_string(action)
         words = text.split()
         if viewer == state.current_player() or words[0] not in ("return", "swap"):
@@ -153,6 +157,7 @@ class OttoOctopusGame(Game[Config, State]):
 
     def private_text(self, state: State, seat: int) -> str:
         """In the open game (OTP-41) the other hands' visible tiles (all but the newest)."""
+        check_seat(seat, self.num_players)
         from envs.otto_octopus.board import KINDS
 
         if not self.config.open_game:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import STATE_OPTION, Game
+from envs.core.game import STATE_OPTION, Game, check_rng, check_seat
 from envs.over_and_out.cards import KIND_OF, NUM_ACTIONS, NUM_KINDS, TIPTOP_VALUES, TOKENS
 from envs.over_and_out.config import Config
 from envs.over_and_out.encode import OBS_SIZE, observe
@@ -66,6 +66,7 @@ class OverAndOutGame(Game[Config, State]):
 
     # ------------------------------------------------------------ functions
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:
+        check_rng(rng)
         if isinstance(options, Mapping):
             restored = self.restored_state(State, options)
             if restored is not None:
@@ -102,6 +103,7 @@ class OverAndOutGame(Game[Config, State]):
         return kinds
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        check_seat(seat, self.num_players)
         return observe(state, seat)
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
@@ -109,6 +111,7 @@ class OverAndOutGame(Game[Config, State]):
         Tip Top pile order, from the cards not in its hand nor in the play pile. Which cards a
         reshuffle put into the draw pile is not remembered (the observation does not hold it):
         they are re-dealt with the other unseen cards."""
+        check_seat(seat, self.num_players)
         s = state.clone()
         s.rng = np.random.default_rng(rng.integers(2**63))
         mine = bool(state.chips[seat])  # an eliminated seat no longer sees its last hand

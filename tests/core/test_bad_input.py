@@ -296,3 +296,30 @@ def test_rng_state_word_out_of_range(bit_generator: str, word: int) -> None:
         inner[key] = word
     with pytest.raises(ValueError, match="malformed rng state"):
         rng_from_dict(d)
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_engine_seats_and_generators_are_checked(name: str) -> None:
+    """A seat outside ``[0, n)`` (a negative one read another seat's view), a bool or a string
+    seat, and an ``rng`` that is not a numpy Generator are ValueErrors naming them."""
+    game = make_game(name, {})
+    n = game.num_players
+    state = game.new_initial_state(np.random.default_rng(0))
+    action = state.legal_actions()[0]
+    for bad in (-1, n, True, "0", 1.0):
+        for method, args in (
+            (game.observe, (state, bad)),
+            (game.resample_hidden, (state, bad, np.random.default_rng(0))),
+            (game.private_text, (state, bad)),
+            (game.agent_name, (bad,)),
+        ):
+            with pytest.raises(ValueError, match=rf"^seat must be an int in \[0, {n - 1}\], got "):
+                method(*args)
+        with pytest.raises(ValueError, match=rf"^viewer must be an int in \[0, {n - 1}\], got "):
+            game.public_action_string(state, action, bad)
+    assert game.observe(state, np.int64(n - 1)).shape == tuple(game.observation_shape)
+    for rng in (None, 5, np.random.RandomState(0)):
+        with pytest.raises(
+            ValueError, match=r"^rng must be a numpy Generator, e.g. np.random.default_rng\(seed\)"
+        ):
+            game.new_initial_state(rng)  # type: ignore[arg-type]
