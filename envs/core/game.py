@@ -349,6 +349,7 @@ class Game(ABC, Generic[C, S]):
 
     def infos(self, state: S, seat: int) -> dict[str, Any]:
         """Extra per-agent ``infos`` (public facts only)."""
+        check_seat(seat, self.num_players)
         return {}
 
     def action_to_string(self, action: int) -> str:

@@ -125,6 +125,7 @@ class OttoGameOverGame(Game[Config, State]):
         return notation.string_to_action(text)
 
     def infos(self, state: State, seat: int) -> dict[str, Any]:
+        check_seat(seat, self.num_players)
         info: dict[str, Any] = {
             "match_scores": list(state.match_scores),
             "totals": list(state.totals),

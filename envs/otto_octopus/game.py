@@ -136,6 +136,7 @@ class OttoOctopusGame(Game[Config, State]):
         return parse_action(text)
 
     def infos(self, state: State, seat: int) -> dict[str, Any]:
+        check_seat(seat, self.num_players)
         info: dict[str, Any] = {"scores": state.scores[:]}
         if state.over:
             info["final_scores"] = state.final_scores()

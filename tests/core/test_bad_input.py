@@ -311,6 +311,7 @@ def test_engine_seats_and_generators_are_checked(name: str) -> None:
             (game.observe, (state, bad)),
             (game.resample_hidden, (state, bad, np.random.default_rng(0))),
             (game.private_text, (state, bad)),
+            (game.infos, (state, bad)),
             (game.agent_name, (bad,)),
         ):
             with pytest.raises(ValueError, match=rf"^seat must be an int in \[0, {n - 1}\], got "):
