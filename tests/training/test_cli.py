@@ -206,10 +206,10 @@ def test_train_rejects_a_bad_option(tmp_path: Path) -> None:
 
 
 def test_eval_model_against_a_bot(run_dir: Path, tmp_path: Path) -> None:
-    out_json, out_png = tmp_path / "e.json", tmp_path / "e.png"
+    out_json, out_png, records = tmp_path / "e.json", tmp_path / "e.png", tmp_path / "games.jsonl"
     proc = eightfold(
         "eval", "--players", str(run_dir / "model.zip"), "random", "--games", "6", "--workers", "2",
-        "--json", str(out_json), "--plot", str(out_png),
+        "--json", str(out_json), "--plot", str(out_png), "--records", str(records),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "win rate" in proc.stdout and "Elo" in proc.stdout
@@ -217,6 +217,12 @@ def test_eval_model_against_a_bot(run_dir: Path, tmp_path: Path) -> None:
     pair = res["pairs"][0]
     assert pair["games"] == 6 and pair["wins"] + pair["draws"] + pair["losses"] == 6
     assert out_png.stat().st_size > 1000
+    # the model's games are kept and replay, with the model named in its seats
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(lines) == 6 and all(str(run_dir / "model.zip") in rec["seats"] for rec in lines)
+    assert [rec["result"] for rec in lines].count("win") == pair["wins"]
+    proc = eightfold("replay", str(records), "6")
+    assert proc.returncode == 0 and "game over after" in proc.stdout, proc.stderr[-3000:]
 
 
 def test_eval_bots_all_pairs() -> None:
