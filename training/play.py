@@ -118,7 +118,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         print(note, file=out)
     record_to = _record_file(args)
     given = reset_to_position(env, args.seed, getattr(args, "options", None), getattr(args, "moves", None))
-    first = raw.state.to_dict()
+    first = raw.state.to_dict() if record_to is not None else {}
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
     record = split_moves(getattr(args, "moves", None))  # the game's moves in notation, every seat's
@@ -254,7 +254,7 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     record_to = _record_file(args)
     given = reset_to_position(env, args.seed, args.options, args.moves)
-    first = raw.state.to_dict()
+    first = raw.state.to_dict() if record_to is not None else {}
     if given:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)
     record = split_moves(args.moves)
