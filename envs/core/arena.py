@@ -77,6 +77,16 @@ def play_match(
     n = game.num_players
     if len(bots) != n:
         raise ValueError(f"need {n} bots, one per seat, got {len(bots)}")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be an int >= 1, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    for i, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise ValueError(
+                f"bots[{i}] must be a bot with act(state, seat, rng) (envs.core.bots.make_bot builds one "
+                f"from a spec such as 'heuristic'), got {bot!r}"
+            )
     res = MatchResult()
     for g in range(games):
         shift = g % n

@@ -324,3 +324,24 @@ def test_engine_seats_and_generators_are_checked(name: str) -> None:
             ValueError, match=r"^rng must be a numpy Generator, e.g. np.random.default_rng\(seed\)"
         ):
             game.new_initial_state(rng)  # type: ignore[arg-type]
+
+
+def test_play_match_arguments_are_checked() -> None:
+    """``envs.core.arena.play_match``: no games, a negative seed or a spec string in place of
+    a bot are ValueErrors naming them (0 games used to pass as an empty result, a string as
+    an AttributeError)."""
+    from envs.core.arena import play_match
+    from envs.core.bots import make_bot
+
+    name = available_games()[0]
+    game = make_game(name, {})
+    bot = make_bot(game, "random", GAMES[name].bots())
+    bots = [bot] * game.num_players
+    for games in (0, -1, 2.0, True):
+        with pytest.raises(ValueError, match=r"^games must be an int >= 1, got "):
+            play_match(game, bots, games=games)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^seed must be an int >= 0, got -1"):
+        play_match(game, bots, games=1, seed=-1)
+    with pytest.raises(ValueError, match=r"^bots\[0\] must be a bot with act\(state, seat, rng\)"):
+        play_match(game, ["random"] * game.num_players, games=1)  # type: ignore[list-item]
+    assert play_match(game, bots, games=np.int64(2), seed=np.int64(1)).games == 2  # type: ignore[arg-type]
