@@ -58,8 +58,8 @@ DATASET_KEYS = ("observations", "action_masks", "actions", "seats", "steps", "ga
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("replay", help="list or replay the games of eightfold eval --records")
-    p.add_argument("file", help="a JSON Lines file written by eightfold eval --records")
+    p = sub.add_parser("replay", help="list, replay or export the games of eval --records and play --record")
+    p.add_argument("file", help="a JSON Lines file written by eightfold eval --records or play --record")
     p.add_argument(
         "game",
         nargs="?",
