@@ -3,6 +3,7 @@
     eightfold eval octi --players heuristic random --games 20 --records games.jsonl
     eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
     eightfold replay games.jsonl 7                 # game 7 again: every position and move
+    eightfold replay games.jsonl --result loss     # only the games the first player lost
     eightfold replay games.jsonl 7 --upto 30 --out pos.png   # stop after 30 moves; a picture of it
     eightfold replay games.jsonl 7 --gif game7.gif           # every position, as an animation
     eightfold replay games.jsonl 7 --upto 30 --save pos.json # that position as reset options, then:
@@ -95,6 +96,12 @@ def add_parser(sub: Any) -> None:
         help="write the decisions of the records (all, or game N) as arrays: observations, masks, actions, returns",
     )
     p.add_argument("--player", default=None, help="with --dataset: only the decisions of this player's seats")
+    p.add_argument(
+        "--result",
+        choices=["win", "draw", "loss"],
+        default=None,
+        help="list (or export with --dataset) only the games with this result for the pairing's first player",
+    )
     p.set_defaults(func=cmd_replay)
 
 
@@ -150,10 +157,11 @@ def _check_record(rec: dict[str, Any], where: str) -> None:
             raise ValueError(f"{where}: {key} must be {expected}, got {rec[key]!r}")
 
 
-def format_list(records: list[dict[str, Any]]) -> str:
-    """One line per record: its number, the seats' players, the result, moves and returns."""
+def format_list(records: list[dict[str, Any]], numbers: list[int] | None = None) -> str:
+    """One line per record: its number (``numbers``, default 1, 2, ...), the seats' players,
+    the result, moves and returns."""
     lines = [f"{'#':>5s}  {'result':6s} {'moves':>5s}  {'returns':22s} seats (game of its pairing)"]
-    for n, rec in enumerate(records, 1):
+    for n, rec in zip(numbers or range(1, len(records) + 1), records, strict=True):
         returns = "[" + ", ".join(f"{float(x):+.3g}" for x in rec["returns"]) + "]"
         game = (
             f" (game {rec['game']} of {rec['pairing'][0]} vs {rec['pairing'][1]})" if "pairing" in rec else ""
@@ -319,12 +327,24 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise ValueError(
             f"game must be in [1, {len(records)}] (the file holds {len(records)} games), got {args.game}"
         )
+    numbers = list(range(1, len(records) + 1))
+    if args.result is not None:
+        if args.game is not None:
+            raise ValueError(
+                "--result picks games for the list or --dataset; a named game N is shown whatever its result"
+            )
+        numbers = [n for n in numbers if records[n - 1].get("result") == args.result]
+        if not numbers:
+            raise ValueError(
+                f"no game of {args.file} has the result {args.result!r} (results are the pairing's first player's, "
+                "as eval --records writes them)"
+            )
     if args.dataset:
         if args.upto is not None or args.out or args.save or args.delay or args.gif:
             raise ValueError(
                 "--dataset writes whole games; --upto, --delay, --out, --save and --gif show one"
             )
-        numbers = [args.game] if args.game is not None else list(range(1, len(records) + 1))
+        numbers = [args.game] if args.game is not None else numbers
         rows = write_dataset([records[n - 1] for n in numbers], numbers, args.dataset, args.file, args.player)
         who = f" of {args.player}" if args.player is not None else ""
         print(
@@ -337,7 +357,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
             raise ValueError(
                 "--upto, --delay, --out, --save and --gif replay one game: name it (eightfold replay FILE N)"
             )
-        print(format_list(records), file=out)
+        print(format_list([records[n - 1] for n in numbers], numbers), file=out)
         return 0
     rec = records[args.game - 1]
     pairing = f", {rec['pairing'][0]} vs {rec['pairing'][1]}" if "pairing" in rec else ""

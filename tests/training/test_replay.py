@@ -329,3 +329,28 @@ def test_replay_gif_holds_every_position_shown(records_file: Path, tmp_path: Pat
         # the palette keeps the picture (no dithering): the first frame is the first position
         shown = np.asarray(im.convert("RGB"), dtype=np.int16)
     assert np.abs(shown - first.astype(np.int16)).mean() < 2.0
+
+
+def test_result_picks_the_games_listed_and_exported(
+    records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--result loss`` lists (or exports) only those games, under their own numbers."""
+    recs = load_records(records_file)
+    path = tmp_path / "games.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({**r, "result": res}) + "\n"
+            for r, res in zip(recs, ["win", "loss", "win"], strict=True)
+        )
+    )
+    assert main(["replay", str(path), "--result", "win"]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert [row.split()[:2] for row in rows] == [["1", "win"], ["3", "win"]]
+    out = tmp_path / "d.npz"
+    assert main(["replay", str(path), "--result", "loss", "--dataset", str(out)]) == 0
+    assert set(np.load(out)["games"].tolist()) == {2}
+    capsys.readouterr()
+    assert main(["replay", str(path), "--result", "draw"]) == 2
+    assert "no game of" in capsys.readouterr().err
+    assert main(["replay", str(path), "2", "--result", "loss"]) == 2
+    assert "--result picks games for the list or --dataset" in capsys.readouterr().err
