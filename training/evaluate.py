@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from envs.core.config import check_choice, check_int
 from envs.core.game import team_seats
 from envs.core.registry import get_game
 from training.params import int_at_least, output_file, parse_params
@@ -119,12 +120,9 @@ def run_tournament(
     JSON-ready dict (pairs, Elo). With ``records`` it also holds ``"records"``: every game's
     record (:func:`training.tournament.game_record`, with ``env``, ``params`` and ``pairing``),
     pairing by pairing in game order, as ``eightfold replay`` reads them."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be an int >= 1 (games per pairing), got {games!r}")
-    if mode not in ("first", "all"):
-        raise ValueError(f"mode must be 'first' (the first player against each other) or 'all', got {mode!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    check_int("games", games, 1)
+    check_choice("mode", mode, ("first", "all"))
+    check_int("workers", workers, 1)
     if len(players) < 2:
         raise ValueError("name at least two players (bot specs or model .zip files)")
     if len(set(players)) != len(players):
