@@ -113,10 +113,6 @@ class OctiGame(Game[Config, State]):
 
         return evaluate(state)
 
-    def infos(self, state: State, seat: int) -> dict[str, Any]:
-        check_seat(seat, self.num_players)
-        return {}
-
     def render_ansi(self, state: State) -> str:
         from envs.octi.render import render_ansi
 
