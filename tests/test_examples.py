@@ -153,6 +153,37 @@ def test_mcts_strength_script_runs(tmp_path: Path) -> None:
     assert "1/1 chunks, " in out.stderr and "chunks" not in out.stdout  # the running tally: stderr only
 
 
+def test_openspiel_play_script_runs(tmp_path: Path) -> None:
+    """OpenSpiel's ISMCTS and plain MCTS against suite bots through ``envs.core.openspiel``."""
+    pytest.importorskip("pyspiel")
+    out = run_example("openspiel_play.py", "-n", "2", "--bot", "ismcts:sims=5", cwd=tmp_path)
+    assert (
+        "eightfold_otto_octopus {'num_players': 2, 'rng_seed': 0}: ismcts:sims=5 vs random, 2 games"
+        in out.stdout
+    )
+    out = run_example(
+        "openspiel_play.py",
+        "--game",
+        "octi",
+        "--bot",
+        "os-mcts:sims=5",
+        "--vs",
+        "heuristic",
+        "-n",
+        "2",
+        cwd=tmp_path,
+    )
+    assert "eightfold_octi {}: os-mcts:sims=5 vs heuristic, 2 games: " in out.stdout
+    bad = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "openspiel_play.py"), "--bot", "ismcts:sims=0"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode != 0 and "sims must be an int >= 1, got 0" in bad.stderr
+
+
 def test_oao_best_response_worlds_and_round_playouts() -> None:
     """The best-response measurement: ``nothing`` re-deals the other hand, ``hands`` keeps it and
     re-shuffles the piles, ``all`` is the true state; a playout stops when a round's chip is lost."""
@@ -210,9 +241,13 @@ def _readme_python_blocks() -> list[str]:
 def test_readme_python_blocks_run(tmp_path: Path) -> None:
     """Every Python snippet of the README runs as written (a fresh interpreter each, in an
     empty folder, so a snippet cannot lean on another's names)."""
+    import importlib.util
+
     blocks = _readme_python_blocks()
-    assert len(blocks) >= 2
+    assert len(blocks) >= 3
     for block in blocks:
+        if "import pyspiel" in block and importlib.util.find_spec("pyspiel") is None:
+            continue  # the OpenSpiel section: the openspiel extra (Python >= 3.11) is not installed
         out = subprocess.run(
             [sys.executable, "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=300
         )

@@ -1,0 +1,511 @@
+"""The four games as OpenSpiel games, for OpenSpiel's own algorithms and tools.
+
+``import envs.core.openspiel`` registers each game with ``pyspiel`` under the name
+``eightfold_<game>`` (``eightfold_octi``, ``eightfold_over_and_out``, ``eightfold_otto_game_over``,
+``eightfold_otto_octopus``), so that OpenSpiel code loads them like its own games::
+
+    import pyspiel
+    import envs.core.openspiel  # registers the games
+    game = pyspiel.load_game("eightfold_octi", {"variant": "x_fast"})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    print(state.returns())
+
+:func:`load_game` does the same in one call (``load_game("octi", variant="x_fast")``). It needs
+the ``openspiel`` extra (``pip install "eightfold[openspiel]"``: ``open_spiel`` >= 2.0, which
+needs Python >= 3.11).
+
+**What maps to what.** A state wraps one engine state (``state.engine``); every move goes through
+the engine, so the rules, the legal moves and the returns are the env's.
+
+- *Parameters* are the game's own, with its defaults (``game.get_parameters()`` lists them):
+  a parameter whose default is ``None`` (Octi's ``max_turns``, Over and Out's ``first_dealer``)
+  takes ``-1`` for ``None``, since OpenSpiel parameters have no ``None``; Over and Out's
+  ``deck_counts`` is a nested parameter (``{"deck_counts": {"0": 8, ...}}``). A value the game
+  refuses raises the game's ``ValueError``, naming the parameter and the values allowed.
+- *Chance.* Octi has none (``DETERMINISTIC``). The other three deal and draw inside the
+  engine, from the state's own generator (``SAMPLED_STOCHASTIC``, like OpenSpiel's C++ games
+  that draw internally): the game parameter ``rng_seed`` (default 0) seeds the deals, and the
+  k-th initial state a program plays from a game object is dealt from
+  ``numpy.random.default_rng([rng_seed, k])``, so the same program gives the same games.
+  Clones, deserialised states and the initial states that OpenSpiel makes for itself (to learn
+  the observation's shape) take no deal number (``EightfoldState``).
+- *Information.* Octi is a perfect-information game: its information state is the history of
+  moves (OpenSpiel's public-information observer). The other three are imperfect-information
+  games and provide observations, not perfect-recall information states: the observation
+  tensor is the env's ``"observation"`` (egocentric, only what the seat may know, flattened;
+  the observer's ``dict["observation"]`` has the env's shape), and the observation string is
+  that observation written sparsely (the indices of its non-zero entries, with the value
+  where it is not 1), a key that holds exactly what the seat sees (the games' pictures show
+  the hand of the seat to move, so they are no seat's view). OpenSpiel's ISMCTS runs on them
+  with ``use_observation_string=True``. Octi's observation string is its board's picture.
+- *Hidden information, honestly.* ``state.resample_from_infostate(player, sampler)`` is the
+  engine's ``resample_hidden``: everything ``player`` cannot see is re-dealt, and the future
+  chance too (the sampler's first number seeds it). A search that samples its worlds this way
+  (OpenSpiel's ISMCTS does) never reads another seat's cards; one that searches the true state
+  (OpenSpiel's plain ``MCTSBot``) does read them and, through the state's generator, the draws
+  to come.
+- *Returns and rewards.* ``returns()`` is the engine's; ``rewards()`` is what the last move paid.
+  Over and Out pays a seat knocked out before the end (``RewardModel.REWARDS``); the other
+  games pay at the end (``TERMINAL``). Utility is ``ZERO_SUM`` where every finished game sums to
+  zero, ``GENERAL_SUM`` otherwise (the solo modes, Over and Out's ``winner_only``).
+- *Actions* are the env's flat action indices; ``action_to_string`` is the spec's notation.
+- *Serialisation.* ``state.serialize()`` / ``game.deserialize_state(text)`` and pickling work
+  (OpenSpiel's Python-game form: a pickle of the wrapped engine state, hidden parts and
+  generator included); ``state.engine.to_dict()`` is the readable form.
+- *Not provided:* a public-only observer (``IIGObservationType`` with no private information),
+  perfect-recall information states of the hidden-information games, and explicit chance
+  nodes; asking for an observer of those kinds raises ``ValueError`` saying so.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+try:
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "envs.core.openspiel needs OpenSpiel: pip install 'eightfold[openspiel]' "
+        "(open_spiel >= 2.0, Python >= 3.11)"
+    ) from exc
+
+from envs.core.game import TERMINAL, Game, GameState, check_seat
+from envs.core.registry import GAMES, get_game
+
+#: prefix of the names registered with ``pyspiel``
+PREFIX = "eightfold_"
+#: the OpenSpiel value of a parameter whose default is ``None``
+NONE = -1
+#: the parameter that seeds the deals of the games with chance
+RNG_SEED = "rng_seed"
+
+_SEQUENTIAL = pyspiel.GameType.Dynamics.SEQUENTIAL
+_Chance = pyspiel.GameType.ChanceMode
+_Info = pyspiel.GameType.Information
+_Utility = pyspiel.GameType.Utility
+_Reward = pyspiel.GameType.RewardModel
+
+#: games that pay a seat before the end of the game (a player knocked out)
+_PAYS_MIDGAME = frozenset({"over_and_out"})
+_MAX_PLAYERS = {"octi": (2, 2), "over_and_out": (2, 8), "otto_game_over": (1, 4), "otto_octopus": (1, 4)}
+
+
+class _Shared:
+    """What the states of one OpenSpiel game share: the engine game, the seed of the deals and
+    the number of deals so far. Kept by reference when OpenSpiel deep-copies a state's
+    attributes to clone it; it holds no reference to the OpenSpiel game (a cycle through the
+    C++ object crashes the interpreter at exit)."""
+
+    __slots__ = ("deals", "engine", "params", "rng_seed", "short_name", "template")
+
+    def __init__(
+        self, engine: Game[Any, Any], short_name: str, params: dict[str, Any], rng_seed: int
+    ) -> None:
+        self.engine = engine
+        self.short_name = short_name
+        self.params = params
+        self.rng_seed = rng_seed
+        self.deals = 0  # deal numbers taken so far
+        self.template: tuple[int, GameState] | None = None  # the last deal observed unplayed
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with a state's attributes (state.serialize()) as a placeholder: the state is
+        # always read back by a game (game.deserialize_state), whose own it keeps
+        return (_placeholder, ())
+
+
+def _placeholder() -> None:
+    return None
+
+
+def _unpickle_game(short_name: str, params: dict[str, Any], deals: int) -> EightfoldGame:
+    game = pyspiel.load_game(short_name, params)
+    game._shared.deals = deals
+    return game  # type: ignore[no-any-return]
+
+
+def _unpickle_state(game: EightfoldGame, text: str) -> EightfoldState:
+    return game.deserialize_state(text)  # type: ignore[no-any-return]
+
+
+def _defaults(name: str) -> dict[str, Any]:
+    """The OpenSpiel parameter specification of one game: its parameters with their defaults
+    (``None`` written as :data:`NONE`), and :data:`RNG_SEED` where the game has chance."""
+    cls = get_game(name).game_class()
+    config = cls().config
+    spec: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        spec[f.name] = NONE if value is None else copy.deepcopy(value)
+    if name != "octi":
+        spec[RNG_SEED] = 0
+    return spec
+
+
+def _optional(config_class: type[Any]) -> set[str]:
+    """The parameters that take ``None``."""
+    hints = typing.get_type_hints(config_class)
+    out = set()
+    for f in dataclasses.fields(config_class):
+        hint = hints[f.name]
+        union = isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union
+        if union and type(None) in typing.get_args(hint):
+            out.add(f.name)
+    return out
+
+
+def _game_type(name: str, engine: Game[Any, Any] | None = None) -> Any:
+    lo, hi = _MAX_PLAYERS[name]
+    perfect = name == "octi"
+    zero_sum = engine is None or (engine.zero_sum and engine.num_players > 1)
+    return pyspiel.GameType(
+        short_name=PREFIX + name,
+        long_name=f"eightfold {GAMES[name].title}",
+        dynamics=_SEQUENTIAL,
+        chance_mode=_Chance.DETERMINISTIC if perfect else _Chance.SAMPLED_STOCHASTIC,
+        information=_Info.PERFECT_INFORMATION if perfect else _Info.IMPERFECT_INFORMATION,
+        utility=_Utility.ZERO_SUM if zero_sum else _Utility.GENERAL_SUM,
+        reward_model=_Reward.REWARDS if name in _PAYS_MIDGAME else _Reward.TERMINAL,
+        max_num_players=hi,
+        min_num_players=lo,
+        provides_information_state_string=perfect,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_defaults(name),
+        default_loadable=True,
+        provides_factored_observation_string=False,
+    )
+
+
+class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
+    """One eightfold game under one set of parameters, as a ``pyspiel.Game``. Made by
+    ``pyspiel.load_game("eightfold_<game>", params)`` or :func:`load_game`."""
+
+    def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        spec = _defaults(name)
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {unknown} of {PREFIX + name}; known: {sorted(spec)}")
+        full = {**spec, **params}
+        cls = get_game(name).game_class()
+        optional = _optional(cls.config_class)
+        kwargs = {
+            k: (None if k in optional and v == NONE and not isinstance(v, bool) else v)
+            for k, v in full.items()
+            if k != RNG_SEED
+        }
+        try:
+            engine: Game[Any, Any] = cls(**kwargs)
+        except ValueError as exc:
+            named = sorted(k for k in optional if k in str(exc))
+            hint = f" (here {NONE} stands for None in {named})" if named else ""
+            raise ValueError(f"{PREFIX + name}: {exc}{hint}") from None
+        seed = full.get(RNG_SEED, 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"{RNG_SEED} must be an int >= 0, got {seed!r}")
+        lo, hi = engine.reward_range
+        info = pyspiel.GameInfo(
+            num_distinct_actions=engine.num_actions,
+            max_chance_outcomes=0,
+            num_players=engine.num_players,
+            min_utility=float(lo),
+            max_utility=float(hi),
+            utility_sum=0.0 if (engine.zero_sum and engine.num_players > 1) else None,
+            max_game_length=engine.max_game_length,
+        )
+        super().__init__(_game_type(name, engine), info, full)
+        self.name = name
+        self.engine = engine
+        self._shared = _Shared(engine, PREFIX + name, full, int(seed))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OpenSpiel pickles a game with its generator, which its Python games cannot give
+        return (_unpickle_game, (self._shared.short_name, self._shared.params, self._shared.deals))
+
+    def new_initial_state(self, serialized: Any = None) -> EightfoldState:
+        """A new game, the next deal of this game object (see the module's docstring)."""
+        if serialized is not None:
+            raise ValueError(
+                "new_initial_state takes no argument here; use game.deserialize_state(text) "
+                "for a state written by state.serialize()"
+            )
+        return EightfoldState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        """The observer OpenSpiel asks for: the game's own for the default observation type;
+        the move history (OpenSpiel's public-information observer) for Octi's other types."""
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {dict(params)}")
+        default = iig_obs_type is None or (
+            iig_obs_type.public_info
+            and not iig_obs_type.perfect_recall
+            and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        )
+        if default or (self.name == "octi" and not iig_obs_type.perfect_recall):
+            return _Observer(self.engine, picture=self.name == "octi")
+        if self.name == "octi":
+            return IIGObserverForPublicInfoGame(iig_obs_type, params)
+        raise ValueError(
+            f"{PREFIX + self.name} provides the default observation only (perfect_recall=False, "
+            f"public and the seat's own private information), got {iig_obs_type}; OpenSpiel's "
+            "ISMCTS runs on it with use_observation_string=True"
+        )
+
+
+class EightfoldState(pyspiel.State):  # type: ignore[misc]
+    """One position: the wrapped engine state is ``state.engine``.
+
+    Deal numbers: a new initial state takes the game's next one, and gives it back if it is
+    dropped before it was played, or if OpenSpiel makes it a copy of another state (OpenSpiel
+    clones and deserialises by making a new initial state and overwriting its attributes, and
+    it makes and drops a new initial state whenever it needs the observation's shape). So the
+    k-th game a program plays is the k-th deal, whatever OpenSpiel does in between."""
+
+    def __init__(self, game: EightfoldGame) -> None:
+        super().__init__(game)
+        shared = game._shared
+        self._shared = shared
+        self._made = shared.deals  # the deal number this object took; never overwritten
+        self._deal = shared.deals  # the deal it holds (a copy holds its original's)
+        shared.deals += 1
+        self._engine: GameState | None = None
+        self._played = False
+        self._rewards = np.zeros(shared.engine.num_players)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        d = self.__dict__
+        if key in ("_shared", "_made") and key in d:
+            return  # a copy keeps its game's and its own (a deserialised _shared is a placeholder)
+        if key == "_deal" and "_deal" in d and d["_deal"] == d["_made"]:
+            shared = d["_shared"]  # becoming a copy: give the deal number back
+            if shared.deals == d["_made"] + 1:
+                shared.deals -= 1
+        object.__setattr__(self, key, value)
+
+    def __del__(self) -> None:
+        try:
+            d = self.__dict__
+            shared = d["_shared"]
+            if not d["_played"] and d["_deal"] == d["_made"] and shared.deals == d["_made"] + 1:
+                shared.deals -= 1  # dropped unplayed (OpenSpiel's shape probes): give it back
+        except (KeyError, AttributeError):  # a half-built object, or the interpreter's end
+            pass
+
+    @property
+    def engine(self) -> GameState:
+        """The wrapped engine state (dealt on first use)."""
+        if self._engine is None:
+            shared = self._shared
+            self._engine = shared.engine.new_initial_state(
+                np.random.default_rng([shared.rng_seed, self._deal])
+            )
+        if not self._played:
+            self._played = True
+        return self._engine
+
+    def peek(self) -> GameState:
+        """The engine state to observe, without counting this state as played: an initial
+        state not yet dealt shows its deal (made once per game and deal number)."""
+        if self._engine is not None:
+            return self._engine
+        shared = self._shared
+        if shared.template is None or shared.template[0] != self._deal:
+            rng = np.random.default_rng([shared.rng_seed, self._deal])
+            shared.template = (self._deal, shared.engine.new_initial_state(rng))
+        return shared.template[1]
+
+    # ------------------------------------------------------------------ the game
+    def current_player(self) -> int:
+        s = self.engine
+        if s.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        p = s.current_player()
+        assert p != TERMINAL
+        return int(p)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.engine.legal_actions()
+
+    def _apply_action(self, action: int) -> None:
+        s = self.engine
+        before = s.returns()
+        s.apply(int(action))  # ValueError on an illegal action, from the engine
+        self._rewards = s.returns() - before
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        s = self.engine
+        if not s.is_terminal() and player == s.current_player():
+            return s.action_to_string(int(action))
+        try:
+            return str(self._shared.engine.action_to_string(int(action)))
+        except RuntimeError:  # Octi's notation needs the position of the mover
+            return f"action {int(action)}"
+
+    def is_terminal(self) -> bool:
+        return bool(self.engine.is_terminal())
+
+    def returns(self) -> list[float]:
+        return [float(x) for x in self.engine.returns()]
+
+    def rewards(self) -> list[float]:
+        return [float(x) for x in self._rewards]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # as the game and OpenSpiel's serialisation of the state (see EightfoldGame.__reduce__)
+        return (_unpickle_state, (self.get_game(), self.serialize()))
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> EightfoldState:
+        """A state ``player`` cannot tell from this one (:meth:`resample`), seeded by the
+        sampler's first number. OpenSpiel's ISMCTS calls it with an unseeded sampler; for a
+        reproducible search give it :func:`seeded_resampler` instead."""
+        seed = int(float(probability_sampler()) * 2**53)
+        return self.resample(player, np.random.default_rng(seed))
+
+    def resample(self, player: int, rng: np.random.Generator) -> EightfoldState:
+        """A state ``player`` cannot tell from this one: the engine's ``resample_hidden``
+        re-deals everything hidden from ``player`` and the future chance, from ``rng``."""
+        check_seat(player, self._shared.engine.num_players, "player")
+        out = self.clone()
+        out._engine = self._shared.engine.resample_hidden(self.engine, player, rng)
+        return out  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        """The position for a person reading it: the game's picture (in the card and tile games
+        it shows the hand of the seat to move), then each seat's private text."""
+        game, s = self._shared.engine, self.engine
+        parts = [game.render_ansi(s)]
+        for seat in range(game.num_players):
+            private = game.private_text(s, seat)
+            if private:
+                parts.append(f"[{game.agent_name(seat)}] {private}")
+        return "\n".join(parts)
+
+
+class _Observer:
+    """The default observation (OpenSpiel's PyObserver interface): the env's observation of
+    the seat as ``tensor`` (flat) and ``dict["observation"]`` (the env's shape). As a string:
+    in Octi the board's picture (``render_ansi``: nothing is hidden); in the other games the
+    observation itself, written sparsely (``player_1: 3 17 40=0.25 ...``: the indices of its
+    non-zero entries, with the value where it is not 1), since their pictures show the hand of
+    the seat to move and so are not any one seat's view."""
+
+    def __init__(self, engine: Game[Any, Any], picture: bool) -> None:
+        self._engine = engine
+        self._picture = picture
+        self._probe: tuple[tuple[int, int], np.ndarray] | None = None
+        shape = tuple(engine.observation_shape)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: EightfoldState, player: int) -> None:
+        if state._engine is None:  # an initial state not dealt yet (OpenSpiel probes the shape
+            key = (state._deal, player)  # with one before every observation_tensor call)
+            if self._probe is None or self._probe[0] != key:
+                self._probe = (key, self._engine.observe(state.peek(), player).ravel())
+            self.tensor[:] = self._probe[1]
+            return
+        self.tensor[:] = self._engine.observe(state.engine, player).ravel()
+
+    def string_from(self, state: EightfoldState, player: int) -> str:
+        game = self._engine
+        if self._picture:
+            check_seat(player, game.num_players, "player")
+            return str(game.render_ansi(state.peek()))
+        obs = game.observe(state.peek(), player).ravel()
+        words = [str(i) if obs[i] == 1 else f"{i}={float(obs[i])!r}" for i in np.flatnonzero(obs).tolist()]
+        return f"{game.agent_name(player)}: {' '.join(words)}"
+
+
+def seeded_resampler(seed: int) -> Any:
+    """A resampler for OpenSpiel's ISMCTS (``bot.set_resampler(seeded_resampler(0))``) that
+    draws its worlds from ``numpy.random.default_rng(seed)``, so the search repeats."""
+    rng = np.random.default_rng(seed)
+
+    def resample(state: EightfoldState, player: int) -> EightfoldState:
+        return state.resample(player, rng)
+
+    return resample
+
+
+class EightfoldBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of the suite's bots as a ``pyspiel.Bot``, to play OpenSpiel's bots (for instance
+    with ``open_spiel.python.algorithms.evaluate_bots``): ``EightfoldBot(game, "heuristic",
+    seed=0)``, any spec that ``eval`` takes for a bot (``"mcts:sims=200"``). Like every bot of
+    the suite it reads only what its seat may see."""
+
+    def __init__(self, game: EightfoldGame, spec: str, seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        from envs.core.bots import make_bot
+
+        if not isinstance(game, EightfoldGame):
+            raise ValueError(f"game must be an eightfold OpenSpiel game (load_game), got {game!r}")
+        self._bot = make_bot(game.engine, spec, dict(get_game(game.name).bots()))
+        self._rng = np.random.default_rng(seed)
+        self.spec = spec
+
+    def step(self, state: EightfoldState) -> int:
+        return int(self._bot.act(state.engine, state.current_player(), self._rng))
+
+    def restart_at(self, state: EightfoldState) -> None:
+        pass
+
+    def inform_action(self, state: EightfoldState, player_id: int, action: int) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"EightfoldBot({self.spec!r})"
+
+
+def _game_class(name: str) -> type[EightfoldGame]:
+    """The class pyspiel makes ``eightfold_<name>`` with. A class, not a closure: pyspiel keeps
+    its creators until the process ends, past the interpreter's own end, and a closure freed
+    then crashes the interpreter; a class is still held by its own references."""
+
+    def __init__(self: EightfoldGame, params: Mapping[str, Any] | None = None) -> None:
+        EightfoldGame.__init__(self, name, params)
+
+    title = "".join(part.title() for part in name.split("_"))
+    return type(f"Eightfold{title}Game", (EightfoldGame,), {"__init__": __init__, "__module__": __name__})
+
+
+_CLASSES: dict[str, type[EightfoldGame]] = {}
+
+
+def register_games() -> list[str]:
+    """Register every game with ``pyspiel`` (done on import; registering again is harmless).
+    Returns the registered names."""
+    names = []
+    for name in GAMES:
+        cls = _CLASSES.setdefault(name, _game_class(name))
+        pyspiel.register_game(_game_type(name), cls)
+        names.append(PREFIX + name)
+    return names
+
+
+def load_game(name: str, **params: Any) -> EightfoldGame:
+    """An eightfold game as a ``pyspiel.Game``: ``load_game("over_and_out", num_players=3)``.
+    ``name`` is any name :func:`envs.core.registry.get_game` knows (or ``eightfold_<game>``);
+    ``params`` are the game's, ``None`` included, and ``rng_seed`` (module docstring)."""
+    entry = get_game(name.removeprefix(PREFIX) if isinstance(name, str) else name)
+    params = {k: (NONE if v is None else v) for k, v in params.items()}
+    game = pyspiel.load_game(PREFIX + entry.name, params)
+    assert isinstance(game, EightfoldGame)
+    return game
+
+
+register_games()

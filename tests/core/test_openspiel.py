@@ -1,0 +1,297 @@
+"""The games as OpenSpiel games (``envs.core.openspiel``): OpenSpiel's own checker, the same
+game as the engine's, deals that repeat, serialisation, honest resampling, and bad input.
+Skipped where the ``openspiel`` extra is not installed."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import envs.core.openspiel as eos  # noqa: E402
+from envs.core.registry import get_game  # noqa: E402
+from tests.core.helpers import make_game  # noqa: E402
+
+
+def spiel_game(name: str, params: dict[str, Any], seed: int = 0) -> Any:
+    extra = {} if name == "octi" else {"rng_seed": seed}
+    return eos.load_game(name, **params, **extra)
+
+
+def engine_json(state: Any) -> str:
+    return json.dumps(state.engine.to_dict(), sort_keys=True)
+
+
+def play(state: Any, seed: int, steps: int) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_openspiel_random_sim_test(game_config: tuple[str, dict[str, Any]]) -> None:
+    """OpenSpiel's own conformance checker (``pyspiel.random_sim_test``): random games with
+    clones, legal actions, observations, returns and utility bounds checked at every step.
+    Serialisation is checked too where OpenSpiel can (Octi: no generator to save)."""
+    name, params = game_config
+    game = spiel_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=name == "octi", verbose=False)
+
+
+def test_openspiel_plays_the_engines_game(game_config: tuple[str, dict[str, Any]]) -> None:
+    """The k-th initial state is the engine's deal from ``default_rng([rng_seed, k])``; along a
+    random game the player to move, legal actions, every seat's observation, the returns and
+    the rewards are the engine's."""
+    name, params = game_config
+    seed = 0 if name == "octi" else 7  # Octi has no chance and no rng_seed
+    game = spiel_game(name, params, seed=seed)
+    engine = make_game(name, params)
+    for k in range(2):
+        state = game.new_initial_state()
+        mine = engine.new_initial_state(np.random.default_rng([seed, k]))
+        assert engine_json(state) == json.dumps(mine.to_dict(), sort_keys=True)
+        rng = np.random.default_rng(k)
+        total = np.zeros(engine.num_players)
+        for _ in range(60):
+            if mine.is_terminal():
+                break
+            assert state.current_player() == mine.current_player()
+            assert state.legal_actions() == mine.legal_actions()
+            for p in range(engine.num_players):
+                want = engine.observe(mine, p).ravel()
+                assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), want)
+            a = int(rng.choice(mine.legal_actions()))
+            assert state.action_to_string(state.current_player(), a) == mine.action_to_string(a)
+            mine.apply(a)
+            state.apply_action(a)
+            total += state.rewards()
+            assert state.returns() == list(mine.returns())
+            assert np.allclose(total, mine.returns())
+        if mine.is_terminal():
+            assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
+
+
+def test_openspiel_game_type_and_info(game_config: tuple[str, dict[str, Any]]) -> None:
+    name, params = game_config
+    game = spiel_game(name, params)
+    engine = make_game(name, params)
+    t = game.get_type()
+    assert t.short_name == f"eightfold_{name}"
+    Chance, Info, Util = pyspiel.GameType.ChanceMode, pyspiel.GameType.Information, pyspiel.GameType.Utility
+    if name == "octi":
+        assert t.chance_mode == Chance.DETERMINISTIC and t.information == Info.PERFECT_INFORMATION
+        assert t.provides_information_state_string
+    else:
+        assert t.chance_mode == Chance.SAMPLED_STOCHASTIC and t.information == Info.IMPERFECT_INFORMATION
+        assert not t.provides_information_state_string and not t.provides_information_state_tensor
+    zero_sum = engine.zero_sum and engine.num_players > 1
+    assert t.utility == (Util.ZERO_SUM if zero_sum else Util.GENERAL_SUM)
+    assert game.utility_sum() == (0.0 if zero_sum else None)
+    assert game.num_players() == engine.num_players
+    assert game.num_distinct_actions() == engine.num_actions
+    assert game.max_game_length() == engine.max_game_length
+    assert (game.min_utility(), game.max_utility()) == tuple(map(float, engine.reward_range))
+    assert game.observation_tensor_shape() == list(engine.observation_shape)
+    # the parameters round-trip: loading from get_parameters() gives the same game
+    again = pyspiel.load_game(t.short_name, game.get_parameters())
+    assert again.engine.config == engine.config
+
+
+def test_openspiel_over_and_out_pays_a_seat_knocked_out() -> None:
+    """Over and Out pays a seat when it is knocked out, before the end (``REWARDS``)."""
+    game = eos.load_game("over_and_out", num_players=4)
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    assert eos.load_game("otto_octopus").get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    early = 0
+    for seed in range(6):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            early += not state.is_terminal() and any(state.rewards())
+    assert early > 0
+
+
+def test_openspiel_deals_repeat_and_clones_take_none() -> None:
+    """The same ``rng_seed`` gives the same games, another seed other games; clones,
+    deserialised states, OpenSpiel's own shape probes and states dropped unplayed take no deal
+    number, so they do not shift the games that follow."""
+    a, b, c = (eos.load_game("otto_octopus", rng_seed=s) for s in (3, 3, 4))
+    first = a.new_initial_state()
+    untouched = first.clone()  # a clone of a state not yet played is the same game
+    assert engine_json(untouched) == engine_json(first)
+    for _ in range(5):
+        first.clone()
+        a.deserialize_state(first.serialize())
+        first.observation_tensor(0)  # OpenSpiel makes and drops an initial state for the shape
+        a.observation_tensor_shape()
+        a.new_initial_state()  # dropped unplayed
+    second = a.new_initial_state()
+    assert engine_json(b.new_initial_state()) == engine_json(first)
+    assert engine_json(b.new_initial_state()) == engine_json(second) != engine_json(first)
+    assert engine_json(c.new_initial_state()) != engine_json(first)
+    # pyspiel.load_game by name, from OpenSpiel's string form, gives the same deals
+    d = pyspiel.load_game("eightfold_otto_octopus(rng_seed=3)")
+    assert engine_json(d.new_initial_state()) == engine_json(first)
+    # an initial state observed before it is played shows its own deal
+    e = eos.load_game("otto_octopus", rng_seed=3)
+    fresh = e.new_initial_state()
+    assert fresh.observation_tensor(1) == first.observation_tensor(1)
+    assert engine_json(fresh) == engine_json(first)
+
+
+@pytest.mark.parametrize("name", ["octi", "over_and_out", "otto_game_over", "otto_octopus"])
+def test_openspiel_serialize_and_pickle_continue_the_same_game(name: str) -> None:
+    game = eos.load_game(name, num_players=2) if name != "octi" else eos.load_game(name)
+    state = game.new_initial_state()
+    play(state, 1, 12)
+    copies = [game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state)), state.clone()]
+    play(state, 2, 40)
+    for copy in copies:
+        play(copy, 2, 40)
+        assert engine_json(copy) == engine_json(state) and copy.history() == state.history()
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.engine.config == game.engine.config
+    if name != "octi":  # the pickled game goes on with the next deal
+        assert engine_json(again.new_initial_state()) == engine_json(game.new_initial_state())
+
+
+def test_openspiel_resample_is_honest(game_config: tuple[str, dict[str, Any]]) -> None:
+    """``resample_from_infostate`` keeps what the player sees (observation tensor and string,
+    legal moves) and, in the games with hidden information, re-deals the rest."""
+    name, params = game_config
+    game = spiel_game(name, params)
+    state = game.new_initial_state()
+    play(state, 3, 9)
+    if state.is_terminal():
+        return
+    p = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = set()
+    for _ in range(6):
+        world = state.resample_from_infostate(p, sampler)
+        assert world.observation_string(p) == state.observation_string(p)
+        assert world.observation_tensor(p) == state.observation_tensor(p)
+        assert world.legal_actions() == state.legal_actions()
+        worlds.add(engine_json(world))
+    assert engine_json(state) not in worlds or name == "octi"
+    with pytest.raises(ValueError, match="player"):
+        state.resample(game.num_players(), np.random.default_rng(0))
+
+
+def test_openspiel_observation_string_is_the_seats_view() -> None:
+    """The observation string of a hidden-information game is a function of the seat's
+    observation, so it never shows another seat's cards (the games' pictures show the hand of
+    the seat to move); Octi's is its board's picture."""
+    game = eos.load_game("over_and_out", num_players=3)
+    state = game.new_initial_state()
+    play(state, 0, 5)
+    for p in range(3):
+        obs = np.asarray(state.observation_tensor(p))
+        text = state.observation_string(p)
+        idx = [int(w.split("=")[0]) for w in text.split(": ", 1)[1].split()]
+        assert text.startswith(f"player_{p}: ") and idx == np.flatnonzero(obs).tolist()
+    assert state.observation_string(0) != state.observation_string(1)
+    octi = eos.load_game("octi").new_initial_state()
+    assert octi.observation_string(0) == octi.get_game().engine.render_ansi(octi.engine)
+    octi.apply_action(octi.legal_actions()[0])
+    assert octi.information_state_string(0) == octi.information_state_string(1) == str(octi.history()[0])
+
+
+def test_openspiel_ismcts_runs_and_is_blind() -> None:
+    """OpenSpiel's ISMCTS on the observation strings with a seeded resampler repeats, and
+    changing only what its seat cannot see leaves its choice unchanged."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    def choose(game: Any, state: Any) -> int:
+        bot = ismcts.ISMCTSBot(
+            game=game,
+            evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+            uct_c=2.0,
+            max_simulations=30,
+            random_state=np.random.RandomState(1),
+            use_observation_string=True,
+        )
+        bot.set_resampler(eos.seeded_resampler(2))
+        return int(bot.step(state))
+
+    for name in ("over_and_out", "otto_octopus"):
+        game = eos.load_game(name, num_players=2)
+        choices = 0
+        for seed in range(4):
+            state = game.new_initial_state()
+            play(state, seed, 6)
+            p = state.current_player()
+            other = state.resample(p, np.random.default_rng(seed + 100))
+            assert engine_json(other) != engine_json(state)
+            a = choose(game, state)
+            assert a in state.legal_actions()
+            assert choose(game, state) == a == choose(game, other)
+            choices += len(state.legal_actions()) > 1
+        assert choices > 0
+
+
+def test_openspiel_bot_wrapper_plays_like_the_suite_bot() -> None:
+    game = eos.load_game("otto_octopus", num_players=2)
+    state = game.new_initial_state()
+    play(state, 5, 4)
+    engine_bot = get_game("otto_octopus").bots()["heuristic"](game.engine)
+    bot = eos.EightfoldBot(game, "heuristic", seed=9)
+    want = engine_bot.act(state.engine.clone(), state.current_player(), np.random.default_rng(9))
+    assert bot.step(state) == want
+    assert "heuristic" in repr(bot)
+    with pytest.raises(ValueError, match="unknown bot 'nope'"):
+        eos.EightfoldBot(game, "nope")
+    with pytest.raises(ValueError, match="game must be an eightfold OpenSpiel game"):
+        eos.EightfoldBot(pyspiel.load_game("tic_tac_toe"), "random")
+
+
+def test_openspiel_bad_input_is_named() -> None:
+    with pytest.raises(ValueError, match=r"eightfold_octi: variant must be one of"):
+        eos.load_game("octi", variant="nope")
+    with pytest.raises(
+        ValueError, match=r"max_turns must be None or an int >= 1, got 0 .*-1 stands for None"
+    ):
+        pyspiel.load_game("eightfold_octi", {"max_turns": 0})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'rng_seed'"):
+        pyspiel.load_game("eightfold_octi", {"rng_seed": 1})  # Octi has no chance
+    with pytest.raises(ValueError, match="rng_seed must be an int >= 0, got -2"):
+        eos.load_game("otto_octopus", rng_seed=-2)
+    with pytest.raises(ValueError, match="unknown game"):
+        eos.load_game("chess")
+    assert eos.load_game("eightfold_octi", max_turns=None).engine.config.max_turns is None
+    assert eos.load_game("octi", max_turns=30).engine.config.max_turns == 30
+    game = eos.load_game("over_and_out", num_players=2)
+    state = game.new_initial_state()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(ValueError):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError, match="deserialize_state"):
+        game.new_initial_state("text")
+    recall = pyspiel.IIGObservationType(perfect_recall=True)
+    with pytest.raises(ValueError, match="provides the default observation only"):
+        game.make_py_observer(recall)
+    with pytest.raises(ValueError, match="observation parameters are not supported"):
+        game.make_py_observer(None, {"x": 1})
+
+
+def test_openspiel_interpreter_exits_cleanly() -> None:
+    """Registering, loading and playing leave a process that exits with 0 (a creator that the
+    interpreter frees at its end crashed it, a bug fixed by registering classes)."""
+    code = (
+        "import envs.core.openspiel as eos, pyspiel\n"
+        "g = pyspiel.load_game('eightfold_over_and_out', {'num_players': 2})\n"
+        "s = g.new_initial_state(); s.apply_action(s.legal_actions()[0]); c = s.clone()\n"
+        "print('ok', eos.register_games())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "eightfold_otto_octopus" in out.stdout
