@@ -232,6 +232,9 @@ class Game(ABC, Generic[C, S]):
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     #: parameter dicts with a golden playthrough file each (one per variant)
     golden_configs: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    #: True when ``returns()`` can pay a seat before the game ends (a player knocked out); the
+    #: OpenSpiel adapter then declares ``RewardModel.REWARDS`` instead of ``TERMINAL``
+    pays_before_end: ClassVar[bool] = False
 
     def __init__(self, config: C | None = None, **params: Any) -> None:
         if config is None:

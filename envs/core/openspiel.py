@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -95,9 +96,17 @@ _Info = pyspiel.GameType.Information
 _Utility = pyspiel.GameType.Utility
 _Reward = pyspiel.GameType.RewardModel
 
-#: games that pay a seat before the end of the game (a player knocked out)
-_PAYS_MIDGAME = frozenset({"over_and_out"})
-_MAX_PLAYERS = {"octi": (2, 2), "over_and_out": (2, 8), "otto_game_over": (1, 4), "otto_octopus": (1, 4)}
+
+def _perfect(name: str) -> bool:
+    """A game with neither hidden information nor chance (Octi): one that keeps
+    ``Game.resample_hidden``'s default, a plain clone."""
+    return get_game(name).game_class().resample_hidden is Game.resample_hidden
+
+
+def _player_range(name: str) -> tuple[int, int]:
+    """The fewest and most players, from the registry's ``players`` (``"2-8"``, ``"1-4, 2v2"``)."""
+    counts = [int(n) for n in re.findall(r"\d+", GAMES[name].players.split(",")[0])]
+    return min(counts), max(counts)
 
 
 class _Shared:
@@ -150,7 +159,7 @@ def _defaults(name: str) -> dict[str, Any]:
     for f in dataclasses.fields(config):
         value = getattr(config, f.name)
         spec[f.name] = NONE if value is None else copy.deepcopy(value)
-    if name != "octi":
+    if not _perfect(name):
         spec[RNG_SEED] = 0
     return spec
 
@@ -168,8 +177,9 @@ def _optional(config_class: type[Any]) -> set[str]:
 
 
 def _game_type(name: str, engine: Game[Any, Any] | None = None) -> Any:
-    lo, hi = _MAX_PLAYERS[name]
-    perfect = name == "octi"
+    lo, hi = _player_range(name)
+    cls = get_game(name).game_class()
+    perfect = _perfect(name)
     zero_sum = engine is None or (engine.zero_sum and engine.num_players > 1)
     return pyspiel.GameType(
         short_name=PREFIX + name,
@@ -178,7 +188,7 @@ def _game_type(name: str, engine: Game[Any, Any] | None = None) -> Any:
         chance_mode=_Chance.DETERMINISTIC if perfect else _Chance.SAMPLED_STOCHASTIC,
         information=_Info.PERFECT_INFORMATION if perfect else _Info.IMPERFECT_INFORMATION,
         utility=_Utility.ZERO_SUM if zero_sum else _Utility.GENERAL_SUM,
-        reward_model=_Reward.REWARDS if name in _PAYS_MIDGAME else _Reward.TERMINAL,
+        reward_model=_Reward.REWARDS if cls.pays_before_end else _Reward.TERMINAL,
         max_num_players=hi,
         min_num_players=lo,
         provides_information_state_string=perfect,
@@ -256,9 +266,10 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
             and not iig_obs_type.perfect_recall
             and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         )
-        if default or (self.name == "octi" and not iig_obs_type.perfect_recall):
-            return _Observer(self.engine, picture=self.name == "octi")
-        if self.name == "octi":
+        perfect = _perfect(self.name)
+        if default or (perfect and not iig_obs_type.perfect_recall):
+            return _Observer(self.engine, picture=perfect)
+        if perfect:
             return IIGObserverForPublicInfoGame(iig_obs_type, params)
         raise ValueError(
             f"{PREFIX + self.name} provides the default observation only (perfect_recall=False, "

@@ -21,6 +21,7 @@ class OverAndOutGame(Game[Config, State]):
 
     name = "over_and_out"
     reset_options: ClassVar[tuple[str, ...]] = RESET_OPTIONS
+    pays_before_end: ClassVar[bool] = True  # a seat knocked out is paid its placement at once
     config_class = Config
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {"num_players": 2},

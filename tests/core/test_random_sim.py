@@ -95,6 +95,24 @@ def test_random_sim_many_games(game_config: tuple[str, dict[str, Any]]) -> None:
         _soak_one(game, seed, round_trip=False)
 
 
+def test_pays_before_end_is_declared(game_config: tuple[str, dict[str, Any]]) -> None:
+    """A game whose ``returns()`` pay a seat before the end says so (``pays_before_end``: the
+    OpenSpiel adapter's reward model follows it)."""
+    name, params = game_config
+    game = make_game(name, params)
+    early = 0
+    for seed in range(200, 210):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state(np.random.default_rng(seed))
+        while not state.is_terminal():
+            early += bool(np.any(state.returns() != 0))
+            state.apply(random_action(state, rng))
+    if not type(game).pays_before_end:
+        assert early == 0
+    elif game.num_players > 2 and name == "over_and_out" and params.get("max_plays", 5000) > 100:
+        assert early > 0  # a seat knocked out is paid at once (Over and Out, 3+ players)
+
+
 def test_env_episode_within_limit_and_returns(game_config: tuple[str, dict[str, Any]]) -> None:
     """Through env(): every agent is done within the declared limit; rewards sum to the engine returns."""
     from envs.core.registry import GAMES
