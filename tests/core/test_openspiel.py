@@ -254,6 +254,30 @@ def test_openspiel_bot_wrapper_plays_like_the_suite_bot() -> None:
         eos.EightfoldBot(pyspiel.load_game("tic_tac_toe"), "random")
 
 
+def test_openspiel_rl_environment_and_evaluate_bots() -> None:
+    """OpenSpiel's RL environment (its DQN / policy-gradient agents' loop) runs on the
+    observations, and its rewards add up to the engine's returns (Over and Out, 3 players: a
+    seat knocked out is paid when it happens); ``evaluate_bots`` plays the suite's bots."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    game = eos.load_game("over_and_out", num_players=3, rng_seed=4)
+    env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    assert env.observation_spec()["info_state"] == (60,) and env.action_spec()["num_actions"] == 12
+    rng = np.random.default_rng(0)
+    step = env.reset()
+    total = np.zeros(3)
+    while not step.last():
+        legal = step.observations["legal_actions"][step.observations["current_player"]]
+        step = env.step([int(rng.choice(legal))])
+        total += np.asarray(step.rewards)
+    assert np.allclose(total, env.get_state.returns()) and sorted(total) == [-1.0, 0.0, 1.0]
+    game = eos.load_game("otto_octopus", num_players=2)
+    bots = [eos.EightfoldBot(game, "random", seed=0), eos.EightfoldBot(game, "heuristic", seed=1)]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
 def test_openspiel_bad_input_is_named() -> None:
     with pytest.raises(ValueError, match=r"eightfold_octi: variant must be one of"):
         eos.load_game("octi", variant="nope")
