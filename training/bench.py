@@ -74,6 +74,22 @@ def engine_game_runner(game: Any) -> Callable[[np.random.Generator], int]:
     return run
 
 
+def openspiel_game_runner(game: Any) -> Callable[[np.random.Generator], int]:
+    """One random game through the OpenSpiel adapter (``envs.core.openspiel``):
+    ``legal_actions`` + ``apply_action`` on a ``pyspiel`` state per step."""
+
+    def run(rng: np.random.Generator) -> int:
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            n += 1
+        return n
+
+    return run
+
+
 def reference_runner() -> Callable[[np.random.Generator], int] | None:
     try:
         from pettingzoo.classic import connect_four_v3
@@ -96,8 +112,16 @@ def config_label(name: str, params: dict[str, Any]) -> str:
     return name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
 
 
-def run_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[Row]:
+def run_bench(games: list[str] | None, seconds: float, seed: int = 0, openspiel: bool = False) -> list[Row]:
+    """Rows of random play per game and config: through ``env()``, on the engine, and with
+    ``openspiel`` through the OpenSpiel adapter (``pyspiel``; the ``openspiel`` extra)."""
     names = games or installed_games()
+    eos: Any = None
+    if openspiel:
+        try:
+            import envs.core.openspiel as eos
+        except ImportError as exc:
+            raise ValueError(f"--openspiel: {exc}") from None
     rows: list[Row] = []
     ref = reference_runner()
     ref_steps = float("nan")
@@ -114,6 +138,10 @@ def run_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[Ro
             game = entry.game_class()(**params)
             sps, gps = _time_loop(engine_game_runner(game), seconds, seed)
             rows.append(Row(label, "engine", sps, gps, sps / ref_steps))
+            if eos is not None:
+                spiel = eos.load_game(name, **params)
+                sps, gps = _time_loop(openspiel_game_runner(spiel), seconds, seed)
+                rows.append(Row(label, "pyspiel", sps, gps, sps / ref_steps))
     return rows
 
 

@@ -8,7 +8,7 @@ eightfold play <env> --watch <player> ...       watch bots or models play, one p
 eightfold play <env> --vs <bot|model>           play by notation against a bot or a model
 eightfold render <env> [--steps N] --out x.png  an image of a position
 eightfold replay games.jsonl [N]                list the games of eval --records, or replay game N
-eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3 [--mcts] [--memory]
+eightfold bench [--games g ...] [--seconds S]   agent-steps/s vs PettingZoo connect_four_v3 [--mcts] [--memory] [--openspiel]
 
 ``play`` and ``render`` start from a chosen position with ``--options JSON`` (the game's reset
 options) and ``--moves 'M1; M2'`` (notation, played after the reset): training/position.py.
@@ -154,6 +154,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "--seconds": args.seconds != BENCH_SECONDS,
         "--mcts": args.mcts,
         "--memory": args.memory,
+        "--openspiel": args.openspiel,
     }
     stray = [k for k, on in (play_only if args.learner else learner_only).items() if on]
     if stray:
@@ -170,7 +171,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from training.bench import format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
-    rows = run_bench(games, args.seconds, args.seed)
+    rows = run_bench(games, args.seconds, args.seed, openspiel=args.openspiel)
     print(format_rows(rows))
     if not any("reference" in r.name for r in rows):
         print("(no reference row: PettingZoo's connect_four_v3 needs pygame: pip install pygame)")
@@ -263,6 +264,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--memory",
         action="store_true",
         help="also measure memory: a state, an env, an observation, and what an env retains over --seconds of play and twice that (leak check)",
+    )
+    p.add_argument(
+        "--openspiel",
+        action="store_true",
+        help="also measure random play through the OpenSpiel adapter (a pyspiel row; the openspiel extra)",
     )
     p.add_argument(
         "--learner", default=None, metavar="ENV", help="MaskablePPO learn() steps/s on ENV vs connect_four_v3"

@@ -296,6 +296,7 @@ def test_play_rejects_a_bad_seat() -> None:
         (("bench", "--param", "num_players=2"), "--param has no effect with random play"),
         (("bench", "--learner", "octi", "--mcts"), "--mcts has no effect with --learner"),
         (("bench", "--learner", "octi", "--memory"), "--memory has no effect with --learner"),
+        (("bench", "--learner", "octi", "--openspiel"), "--openspiel has no effect with --learner"),
         (("bench", "--set", "net_arch=[8]"), "--set has no effect with random play"),
         (
             ("eval", "--players", "mcts:foo=1", "random"),

@@ -3,6 +3,7 @@ env-stepping table, as smoke runs with tiny budgets (the numbers themselves are 
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import time
@@ -103,6 +104,22 @@ def test_bench_command_measures_the_reference_and_the_game() -> None:
     assert out.returncode == 0, out.stderr
     assert "connect_four_v3" in out.stdout and "over_and_out" in out.stdout
     assert "engine" in out.stdout and "env()" in out.stdout
+
+
+def test_bench_openspiel_rows_play_through_pyspiel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--openspiel`` adds a ``pyspiel`` row per configuration; without the extra it is an
+    error naming the flag and the install."""
+    from training.bench import run_bench
+
+    if importlib.util.find_spec("pyspiel") is not None:
+        rows = run_bench(["otto_octopus"], 0.05, openspiel=True)
+        spiel = [r for r in rows if r.mode == "pyspiel"]
+        assert [r.name for r in spiel] == [r.name for r in rows if r.mode == "engine"]
+        assert all(r.steps_per_s > 0 and r.games_per_s > 0 for r in spiel)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if the extra were not installed
+    monkeypatch.delitem(sys.modules, "envs.core.openspiel", raising=False)
+    with pytest.raises(ValueError, match=r"--openspiel: .*pip install 'eightfold\[openspiel\]'"):
+        run_bench(["otto_octopus"], 0.05, openspiel=True)
 
 
 def test_learner_bench_with_sb3_contribs_policy() -> None:
