@@ -296,7 +296,7 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         shared.deals += 1
         self._engine: GameState | None = None
         self._played = False
-        self._rewards = np.zeros(shared.engine.num_players)
+        self._before = np.zeros(shared.engine.num_players)  # the returns before the last move
 
     def __setattr__(self, key: str, value: Any) -> None:
         d = self.__dict__
@@ -356,7 +356,7 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         s = self.engine
         before = s.returns()
         s.apply(int(action))  # ValueError on an illegal action, from the engine
-        self._rewards = s.returns() - before
+        self._before = before  # rewards() is what the move changed
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self.engine
@@ -374,7 +374,7 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         return [float(x) for x in self.engine.returns()]
 
     def rewards(self) -> list[float]:
-        return [float(x) for x in self._rewards]
+        return [float(x) for x in self.engine.returns() - self._before]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # as the game and OpenSpiel's serialisation of the state (see EightfoldGame.__reduce__)
