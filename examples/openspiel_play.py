@@ -79,13 +79,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--seed must be >= 0, got {args.seed}")
 
     import envs.core.openspiel as eos
+    from envs.core.registry import get_game
     from training.params import parse_params
 
-    params = {"num_players": 2} if args.game != "octi" else {}
+    name = get_game(args.game).name
+    params = {"num_players": 2} if name != "octi" else {}  # Octi: 2 players, no chance, no seed
     params.update(parse_params(args.param, None))
-    if args.game != "octi":
+    if name != "octi":
         params["rng_seed"] = args.seed
-    game = eos.load_game(args.game, **params)
+    game = eos.load_game(name, **params)
     if game.num_players() != 2:
         ap.error("this script scores 2-player games; pass --param num_players=2")
     wins = draws = losses = 0
