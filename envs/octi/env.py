@@ -187,6 +187,13 @@ their pod planes per observer and update only the pods that changed since the la
 (``encode.PodPlanes``; byte-identical to a full rebuild); legal masks are computed once per
 position from neighbour tables.
 
+**OpenSpiel** (``import envs.core.openspiel``, the ``openspiel`` extra; README "OpenSpiel"):
+``pyspiel.load_game("eightfold_octi", {"variant": "x_fast"})`` takes this page's parameters
+(``max_turns=-1`` for ``None``). It is a ``DETERMINISTIC``, ``PERFECT_INFORMATION``,
+``ZERO_SUM`` game with ``TERMINAL`` rewards. The information state is the move history; the
+observation tensor is the planes above, in their shape; the observation string is the
+board's picture. OpenSpiel's plain ``MCTSBot`` is an honest player here.
+
 **Version history**
 
 * v0: first release (spec rules/octi.md; §7 action encoding; planes observation above).

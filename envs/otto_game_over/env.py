@@ -257,6 +257,16 @@ caches are refreshed by every board edit and tested against a fresh computation)
 bytearray by 4-byte slices; the board planes of the observation are kept up to date by
 ``flow.set_tile``.
 
+OpenSpiel
+---------
+``import envs.core.openspiel`` (the ``openspiel`` extra; README "OpenSpiel") registers
+``eightfold_otto_game_over``: ``pyspiel.load_game("eightfold_otto_game_over", {"num_players":
+2, "rng_seed": 7})`` takes this page's parameters and ``rng_seed``, which seeds the deals. It
+is a ``SAMPLED_STOCHASTIC``, ``IMPERFECT_INFORMATION`` game with ``TERMINAL`` rewards,
+``ZERO_SUM`` (``GENERAL_SUM`` solo). The observation tensor is the vector above; the
+observation string is that vector written sparsely; ``resample_from_infostate`` is
+``resample_hidden``.
+
 Version history
 ---------------
 * v0: first release.

@@ -256,6 +256,17 @@ whole observation buffer whose 27 board planes are updated on each placement, so
 ``observe`` is one copy plus a few scalar writes; the pile's kind counts are kept in
 step; masks are cached until the next action.
 
+OpenSpiel
+---------
+``import envs.core.openspiel`` (the ``openspiel`` extra; README "OpenSpiel") registers
+``eightfold_otto_octopus``: ``pyspiel.load_game("eightfold_otto_octopus", {"num_players": 2,
+"rng_seed": 7})`` takes this page's parameters and ``rng_seed``, which seeds the deals. It is a
+``SAMPLED_STOCHASTIC``, ``IMPERFECT_INFORMATION`` game with ``TERMINAL`` rewards, ``ZERO_SUM``
+(``GENERAL_SUM`` solo). The observation tensor is the vector above; the observation string
+is that vector written sparsely; ``resample_from_infostate`` is ``resample_hidden``.
+OpenSpiel's ISMCTS at 200 simulations scores 0.310 [0.228, 0.406] against ``heuristic`` (2
+players, 100 games), and ``mcts:sims=200`` beats it 0.765 [0.673, 0.837].
+
 Version history
 ---------------
 * v0: first release (spec ``rules/otto_octopus.md``).

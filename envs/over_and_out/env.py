@@ -162,6 +162,17 @@ about perfect inference of the other hand.
 and 11.62x (2 players 4.04x and 11.31x). Per agent step of ``env()`` the observation costs ~8 us,
 the engine's ``apply`` + ``legal_mask`` ~4 us; the rest is the AEC bookkeeping.
 
+**OpenSpiel** (``import envs.core.openspiel``, the ``openspiel`` extra; README "OpenSpiel"):
+``pyspiel.load_game("eightfold_over_and_out", {"num_players": 3, "rng_seed": 7})`` takes this
+page's parameters (``first_dealer=-1`` for ``None``, ``deck_counts`` as a nested parameter)
+and ``rng_seed``, which seeds the deals. It is a ``SAMPLED_STOCHASTIC``,
+``IMPERFECT_INFORMATION`` game: the engine shuffles and draws inside. Its reward model is
+``REWARDS``, since a seat knocked out is paid its placement at once; the utility is
+``GENERAL_SUM`` with ``reward_mode=winner_only``. The observation tensor is the vector above;
+the observation string is that vector written sparsely; ``resample_from_infostate`` is
+``resample_hidden``. OpenSpiel's ISMCTS at 200 simulations scores 0.280 [0.201, 0.375] against
+``heuristic`` (2 players, 100 games), and ``mcts:sims=200`` beats it 0.780 [0.689, 0.850].
+
 **Version history**
 
 * v0: first release (spec of ``rules/over_and_out.md``).
