@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -319,3 +321,43 @@ def test_openspiel_interpreter_exits_cleanly() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "eightfold_otto_octopus" in out.stdout
+
+
+_OPS = ("clone", "deserialize", "pickle", "observe", "shape", "string", "dropped", "resample")
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.sampled_from(_OPS), max_size=4), min_size=1, max_size=5), st.integers(0, 3))
+def test_openspiel_deal_numbers_survive_whatever_happens_between_games(
+    between: list[list[str]], moves: int
+) -> None:
+    """Whatever a program does between its games (clones, serialisations, pickles,
+    observations, OpenSpiel's shape probes, states dropped unplayed, resamples), its k-th
+    played game is the k-th deal, and every copy is the same game as its original."""
+    game = eos.load_game("over_and_out", num_players=2, rng_seed=5)
+    engine = make_game("over_and_out", {"num_players": 2})
+    played: list[Any] = []
+    for k, ops in enumerate(between):
+        state = game.new_initial_state()
+        want = engine.new_initial_state(np.random.default_rng([5, k]))
+        assert engine_json(state) == json.dumps(want.to_dict(), sort_keys=True)
+        play(state, k, moves)
+        played.append(state)
+        for i, op in enumerate(ops):
+            other = played[i % len(played)]
+            if op == "clone":
+                assert engine_json(other.clone()) == engine_json(other)
+            elif op == "deserialize":
+                assert engine_json(game.deserialize_state(other.serialize())) == engine_json(other)
+            elif op == "pickle":
+                assert engine_json(pickle.loads(pickle.dumps(other))) == engine_json(other)
+            elif op == "observe":
+                other.observation_tensor(0)
+            elif op == "shape":
+                game.observation_tensor_shape()
+            elif op == "string":
+                other.observation_string(1)
+            elif op == "dropped":
+                game.new_initial_state()
+            elif op == "resample" and not other.is_terminal():
+                other.resample(other.current_player(), np.random.default_rng(i))
