@@ -27,10 +27,11 @@ the engine, so the rules, the legal moves and the returns are the env's.
 - *Chance.* Octi has none (``DETERMINISTIC``). The other three deal and draw inside the
   engine, from the state's own generator (``SAMPLED_STOCHASTIC``, like OpenSpiel's C++ games
   that draw internally): the game parameter ``rng_seed`` (default 0) seeds the deals, and the
-  k-th initial state a program plays from a game object is dealt from
+  k-th initial state a program makes from a game object is dealt from
   ``numpy.random.default_rng([rng_seed, k])``, so the same program gives the same games.
-  Clones, deserialised states and the initial states that OpenSpiel makes for itself (to learn
-  the observation's shape) take no deal number (``EightfoldState``).
+  Clones, deserialised states, the initial states that OpenSpiel makes for itself (to learn
+  the observation's shape) and states dropped before they are played take no deal number
+  (``EightfoldState``).
 - *Information.* Octi is a perfect-information game: its information state is the history of
   moves (OpenSpiel's public-information observer). The other three are imperfect-information
   games and provide observations, not perfect-recall information states: the observation
@@ -285,7 +286,7 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
     dropped before it was played, or if OpenSpiel makes it a copy of another state (OpenSpiel
     clones and deserialises by making a new initial state and overwriting its attributes, and
     it makes and drops a new initial state whenever it needs the observation's shape). So the
-    k-th game a program plays is the k-th deal, whatever OpenSpiel does in between."""
+    k-th initial state a program makes is the k-th deal, whatever OpenSpiel does in between."""
 
     def __init__(self, game: EightfoldGame) -> None:
         super().__init__(game)
