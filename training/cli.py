@@ -76,7 +76,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"      {pname:20s} default {default:12s} {help_text}")
         print(f"    reset options: {', '.join(game_cls.reset_options)} (see the env's doc page)")
         bots = sorted(entry.bots())
-        print(f"    bots: {', '.join(bots + ['mcts'] if 'mcts' not in bots else bots)}")
+        bots += [b for b in ("mcts",) if b not in bots]
+        print(f"    bots: {', '.join(bots)}, ismcts (OpenSpiel's; the openspiel extra)")
+        print(f"    OpenSpiel (after `import envs.core.openspiel`): pyspiel.load_game('eightfold_{name}')")
     return 0
 
 

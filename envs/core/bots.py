@@ -150,8 +150,14 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
         from envs.core.mcts import MCTSBot
 
         factory = MCTSBot
+    if factory is None and name == "ismcts":  # OpenSpiel's, for every game (the openspiel extra)
+        try:
+            from envs.core.openspiel import OpenSpielISMCTSBot
+        except ImportError as exc:
+            raise ValueError(f"bot 'ismcts' is OpenSpiel's: {exc}") from None
+        factory = OpenSpielISMCTSBot
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | {'mcts'})}")
+        raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | {'mcts', 'ismcts'})}")
     allowed = _parameter_names(factory)
     unknown = sorted(set(params) - set(allowed)) if allowed is not None else []
     if unknown:

@@ -81,6 +81,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(open_spiel >= 2.0, Python >= 3.11)"
     ) from exc
 
+from envs.core.bots import Bot, check_mover
+from envs.core.config import check_int
 from envs.core.game import TERMINAL, Game, GameState, check_seat
 from envs.core.registry import GAMES, get_game
 
@@ -481,6 +483,66 @@ class EightfoldBot(pyspiel.Bot):  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return f"EightfoldBot({self.spec!r})"
+
+
+def spiel_params(config: Any) -> dict[str, Any]:
+    """An engine config as OpenSpiel parameters (``None`` written as :data:`NONE`)."""
+    return {
+        f.name: NONE if getattr(config, f.name) is None else getattr(config, f.name)
+        for f in dataclasses.fields(config)
+    }
+
+
+class OpenSpielISMCTSBot(Bot):
+    """OpenSpiel's information-set MCTS as one of the suite's bots, bot spec ``ismcts``
+    (``ismcts:sims=200,c=2,rollouts=1``), for ``eval``, ``play --vs`` and training opponents.
+
+    ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with random rollouts
+    (``RandomRolloutEvaluator``), nodes keyed on the observation string, and its worlds drawn by
+    the engine's ``resample_hidden`` from the state it is asked about: it reads nothing the seat
+    cannot see. Every number it draws comes from the ``rng`` of ``act``, so a seeded match
+    repeats. Needs the ``openspiel`` extra. OpenSpiel's ISMCTS takes imperfect-information
+    games only, so Octi refuses it (its ``mcts`` is the search there)."""
+
+    name = "ismcts"
+
+    def __init__(self, game: Game[Any, Any], sims: Any = 200, c: Any = 2.0, rollouts: Any = 1) -> None:
+        super().__init__(game)
+        if _perfect(game.name):
+            raise ValueError(
+                f"ismcts: {game.name} has no hidden information, and OpenSpiel's ISMCTS takes "
+                "imperfect-information games only; use mcts"
+            )
+        check_int("ismcts: sims", sims, 1)
+        check_int("ismcts: rollouts", rollouts, 1)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 < c < float("inf"):
+            raise ValueError(f"ismcts: c must be a number > 0, got {c!r}")
+        self.sims, self.c, self.rollouts = int(sims), float(c), int(rollouts)
+        self._spiel = EightfoldGame(game.name, spiel_params(game.config))
+
+    def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        if state.is_terminal():
+            raise ValueError("no legal action: the game is over")
+        check_mover(state, player, self.name)
+        root = self._spiel.new_initial_state()
+        root._engine = state.clone()
+        root._played = True
+        seeds = rng.integers(2**31, size=3)
+        bot = ismcts.ISMCTSBot(
+            game=self._spiel,
+            evaluator=mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(int(seeds[0]))),
+            uct_c=self.c,
+            max_simulations=self.sims,
+            random_state=np.random.RandomState(int(seeds[1])),
+            use_observation_string=True,
+        )
+        bot.set_resampler(seeded_resampler(int(seeds[2])))
+        return int(bot.step(root))
+
+    def __repr__(self) -> str:
+        return f"ismcts:sims={self.sims},c={self.c:g},rollouts={self.rollouts}"
 
 
 def _game_class(name: str) -> type[EightfoldGame]:

@@ -361,3 +361,70 @@ def test_openspiel_deal_numbers_survive_whatever_happens_between_games(
                 game.new_initial_state()
             elif op == "resample" and not other.is_terminal():
                 other.resample(other.current_player(), np.random.default_rng(i))
+
+
+@pytest.mark.parametrize("name", ["over_and_out", "otto_game_over", "otto_octopus"])
+def test_ismcts_bot_plays_every_game_repeatably_and_blind(name: str) -> None:
+    """Bot spec ``ismcts`` (OpenSpiel's ISMCTS as a suite bot): a legal move in every game with
+    hidden information, the same move for the same ``rng`` seed, and the same move when only
+    what its seat cannot see changes. Octi, with nothing hidden, refuses it by name."""
+    from envs.core.bots import make_bot
+
+    with pytest.raises(ValueError, match="ismcts: octi has no hidden information.*use mcts"):
+        make_bot(get_game("octi").game_class()(), "ismcts", {})
+    entry = get_game(name)
+    game = entry.game_class()(num_players=2)
+    bot = make_bot(game, "ismcts:sims=30", dict(entry.bots()))
+    assert repr(bot) == "ismcts:sims=30,c=2,rollouts=1"
+    for seed in range(4):
+        state = game.new_initial_state(np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        for _ in range(5):
+            state.apply(int(rng.choice(state.legal_actions())))
+        p = state.current_player()
+        a = bot.act(state, p, np.random.default_rng(1))
+        assert a in state.legal_actions()
+        assert bot.act(state, p, np.random.default_rng(1)) == a
+        for k in range(2):
+            other = game.resample_hidden(state, p, np.random.default_rng(9 + k))
+            assert json.dumps(other.to_dict(), sort_keys=True) != json.dumps(state.to_dict(), sort_keys=True)
+            assert bot.act(other, p, np.random.default_rng(1)) == a
+    with pytest.raises(ValueError, match="is not to move"):
+        bot.act(state, (p + 1) % game.num_players, np.random.default_rng(1))
+
+
+def test_ismcts_bot_in_a_match_and_bad_specs() -> None:
+    from envs.core.arena import play_match
+    from envs.core.bots import make_bot
+
+    entry = get_game("otto_octopus")
+    game = entry.game_class()(num_players=2)
+    bots = dict(entry.bots())
+    pair = [make_bot(game, "ismcts:sims=10,c=1.5,rollouts=2", bots), make_bot(game, "random", bots)]
+    first = play_match(game, pair, games=2, seed=3)
+    assert first == play_match(game, pair, games=2, seed=3)
+    for spec, message in (
+        ("ismcts:sims=0", r"ismcts: sims must be an int in \[1, inf\], got 0"),
+        ("ismcts:rollouts=1.5", r"ismcts: rollouts must be an int in \[1, inf\], got 1.5"),
+        ("ismcts:c=-1", r"ismcts: c must be a number > 0, got -1"),
+        (
+            "ismcts:depth=2",
+            r"unknown parameter\(s\) \['depth'\] for bot 'ismcts'; allowed: \['sims', 'c', 'rollouts'\]",
+        ),
+    ):
+        with pytest.raises(ValueError, match=message):
+            make_bot(game, spec, bots)
+
+
+def test_ismcts_bot_without_openspiel_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from envs.core.bots import make_bot
+
+    game = get_game("otto_octopus").game_class()(num_players=2)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if the extra were not installed
+    monkeypatch.delitem(sys.modules, "envs.core.openspiel")
+    with pytest.raises(
+        ValueError, match=r"bot 'ismcts' is OpenSpiel's: .*pip install 'eightfold\[openspiel\]'"
+    ):
+        make_bot(game, "ismcts", {})
+    with pytest.raises(ValueError, match=r"unknown bot 'nope'; available: \[.*'ismcts', 'mcts'"):
+        make_bot(game, "nope", {"random": object})
