@@ -7,8 +7,9 @@
 
 ``import envs.core.openspiel`` registers each game with ``pyspiel`` (``eightfold_<game>``), so
 OpenSpiel's algorithms run on it unchanged; ``EightfoldBot`` makes any of the suite's bot specs
-a ``pyspiel.Bot``. This script plays ``--bot`` against ``--vs``, seats rotated every game, and prints wins / draws / losses of ``--bot`` and
-its score (wins + draws/2 per game, 2 players) with a 95% Wilson interval.
+a ``pyspiel.Bot``. This script plays ``--bot`` against ``--vs``, seats rotated every game, and
+prints wins / draws / losses of ``--bot`` and its score (wins + draws/2 per game, 2 players)
+with a 95% Wilson interval.
 
 ``--bot`` / ``--vs`` take a suite bot spec (``random``, ``heuristic``, ``mcts:sims=200``, ...) or
 an OpenSpiel bot:
@@ -16,6 +17,8 @@ an OpenSpiel bot:
 - ``ismcts:sims=N`` — OpenSpiel's information-set MCTS (``ISMCTSBot``, random rollouts,
   ``uct_c=2``), keyed on the observation string, drawing its worlds from the state's
   ``resample`` (the engine's ``resample_hidden``) with a seeded resampler: an honest player.
+  It is built here from OpenSpiel's own classes, to show them at work on these games; the
+  suite's bot spec ``ismcts`` packages the same search for ``eightfold eval`` and ``play``.
 - ``os-mcts:sims=N`` — OpenSpiel's plain ``MCTSBot`` on the true state: in the games with hidden
   information it reads every hand and, through the state's generator, the draws to come (a
   ceiling, not a legal player); in Octi it is an honest player.
@@ -94,9 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for g in range(args.games):
         seat = g % 2  # the measured bot's seat
-        mine = make_bot(game, args.bot, args.seed * 1000 + 2 * g)
-        other = make_bot(game, args.vs, args.seed * 1000 + 2 * g + 1)
-        bots = [mine, other] if seat == 0 else [other, mine]
+        measured = make_bot(game, args.bot, args.seed * 1000 + 2 * g)
+        opponent = make_bot(game, args.vs, args.seed * 1000 + 2 * g + 1)
+        bots = [measured, opponent] if seat == 0 else [opponent, measured]
         state = game.new_initial_state()
         while not state.is_terminal():  # no chance nodes: the engines draw inside
             state.apply_action(bots[state.current_player()].step(state))

@@ -157,7 +157,8 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
             raise ValueError(f"bot 'ismcts' is OpenSpiel's: {exc}") from None
         factory = OpenSpielISMCTSBot
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | {'mcts', 'ismcts'})}")
+        core = {"mcts"} | ({"ismcts"} if type(game).resample_hidden is not Game.resample_hidden else set())
+        raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | core)}")
     allowed = _parameter_names(factory)
     unknown = sorted(set(params) - set(allowed)) if allowed is not None else []
     if unknown:
