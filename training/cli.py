@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.config import describe_params
-from envs.core.game import Game
+from envs.core.game import hides_nothing
 from envs.core.registry import GAMES, NAMESPACE, get_game, installed_games
 from training.params import float_at_least, int_at_least, output_file, parse_params
 
@@ -78,7 +78,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"    reset options: {', '.join(game_cls.reset_options)} (see the env's doc page)")
         bots = sorted(entry.bots())
         bots += [b for b in ("mcts",) if b not in bots]
-        if game_cls.resample_hidden is not Game.resample_hidden:  # OpenSpiel's ISMCTS: hidden cards only
+        if not hides_nothing(game_cls):  # OpenSpiel's ISMCTS: hidden cards only
             bots.append("ismcts (OpenSpiel's; the openspiel extra)")
         print(f"    bots: {', '.join(bots)}")
         print(f"    OpenSpiel (after `import envs.core.openspiel`): pyspiel.load_game('eightfold_{name}')")

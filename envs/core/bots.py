@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import Game, GameState, legal_indices
+from envs.core.game import Game, GameState, hides_nothing, legal_indices
 
 BotFactory = Callable[..., "Bot"]
 
@@ -157,7 +157,7 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
             raise ValueError(f"bot 'ismcts' is OpenSpiel's: {exc}") from None
         factory = OpenSpielISMCTSBot
     if factory is None:
-        core = {"mcts"} | ({"ismcts"} if type(game).resample_hidden is not Game.resample_hidden else set())
+        core = {"mcts"} | (set() if hides_nothing(game) else {"ismcts"})
         raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | core)}")
     allowed = _parameter_names(factory)
     unknown = sorted(set(params) - set(allowed)) if allowed is not None else []

@@ -390,3 +390,11 @@ class Game(ABC, Generic[C, S]):
     def agent_name(self, seat: int) -> str:
         check_seat(seat, self.num_players)
         return f"player_{seat}"
+
+
+def hides_nothing(game: Game[Any, Any] | type[Game[Any, Any]]) -> bool:
+    """True for a game with neither hidden information nor chance (Octi): one that keeps
+    :meth:`Game.resample_hidden`'s default, a plain clone. The OpenSpiel adapter declares such a
+    game deterministic with perfect information, and OpenSpiel's ISMCTS does not play it."""
+    cls = game if isinstance(game, type) else type(game)
+    return cls.resample_hidden is Game.resample_hidden

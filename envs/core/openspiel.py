@@ -83,7 +83,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from envs.core.bots import Bot, check_mover
 from envs.core.config import check_int
-from envs.core.game import TERMINAL, Game, GameState, check_seat
+from envs.core.game import TERMINAL, Game, GameState, check_seat, hides_nothing
 from envs.core.registry import GAMES, get_game
 
 #: prefix of the names registered with ``pyspiel``
@@ -101,9 +101,8 @@ _Reward = pyspiel.GameType.RewardModel
 
 
 def _perfect(name: str) -> bool:
-    """A game with neither hidden information nor chance (Octi): one that keeps
-    ``Game.resample_hidden``'s default, a plain clone."""
-    return get_game(name).game_class().resample_hidden is Game.resample_hidden
+    """A game with neither hidden information nor chance (Octi)."""
+    return hides_nothing(get_game(name).game_class())
 
 
 def _player_range(name: str) -> tuple[int, int]:
@@ -118,7 +117,7 @@ class _Shared:
     attributes to clone it; it holds no reference to the OpenSpiel game (a cycle through the
     C++ object crashes the interpreter at exit)."""
 
-    __slots__ = ("deals", "engine", "params", "rng_seed", "short_name", "template")
+    __slots__ = ("deals", "engine", "params", "rng_seed", "short_name")
 
     def __init__(
         self, engine: Game[Any, Any], short_name: str, params: dict[str, Any], rng_seed: int
@@ -128,7 +127,6 @@ class _Shared:
         self.params = params
         self.rng_seed = rng_seed
         self.deals = 0  # deal numbers taken so far
-        self.template: tuple[int, GameState] | None = None  # the last deal observed unplayed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -179,7 +177,7 @@ def _optional(config_class: type[Any]) -> set[str]:
     return out
 
 
-def _game_type(name: str, engine: Game[Any, Any] | None = None) -> Any:
+def _game_type(name: str, engine: Game[Any, Any] | None = None, spec: dict[str, Any] | None = None) -> Any:
     lo, hi = _player_range(name)
     cls = get_game(name).game_class()
     perfect = _perfect(name)
@@ -198,7 +196,7 @@ def _game_type(name: str, engine: Game[Any, Any] | None = None) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_defaults(name),
+        parameter_specification=_defaults(name) if spec is None else spec,
         default_loadable=True,
         provides_factored_observation_string=False,
     )
@@ -241,7 +239,7 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0 if (engine.zero_sum and engine.num_players > 1) else None,
             max_game_length=engine.max_game_length,
         )
-        super().__init__(_game_type(name, engine), info, full)
+        super().__init__(_game_type(name, engine, spec), info, full)
         self.name = name
         self.engine = engine
         self._shared = _Shared(engine, PREFIX + name, full, int(seed))
@@ -334,14 +332,14 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
 
     def peek(self) -> GameState:
         """The engine state to observe, without counting this state as played: an initial
-        state not yet dealt shows its deal (made once per game and deal number)."""
+        state not yet dealt shows its deal (dealt here, not kept)."""
         if self._engine is not None:
             return self._engine
         shared = self._shared
-        if shared.template is None or shared.template[0] != self._deal:
-            rng = np.random.default_rng([shared.rng_seed, self._deal])
-            shared.template = (self._deal, shared.engine.new_initial_state(rng))
-        return shared.template[1]
+        state: GameState = shared.engine.new_initial_state(
+            np.random.default_rng([shared.rng_seed, self._deal])
+        )
+        return state
 
     # ------------------------------------------------------------------ the game
     def current_player(self) -> int:
@@ -508,7 +506,7 @@ class OpenSpielISMCTSBot(Bot):
 
     def __init__(self, game: Game[Any, Any], sims: Any = 200, c: Any = 2.0, rollouts: Any = 1) -> None:
         super().__init__(game)
-        if _perfect(game.name):
+        if hides_nothing(game):
             raise ValueError(
                 f"ismcts: {game.name} has no hidden information, and OpenSpiel's ISMCTS takes "
                 "imperfect-information games only; use mcts"
