@@ -21,7 +21,8 @@ an OpenSpiel bot:
   suite's bot spec ``ismcts`` packages the same search for ``eightfold eval`` and ``play``.
 - ``os-mcts:sims=N`` — OpenSpiel's plain ``MCTSBot`` on the true state: in the games with hidden
   information it reads every hand and, through the state's generator, the draws to come (a
-  ceiling, not a legal player); in Octi it is an honest player.
+  ceiling, not a legal player); in Octi it is an honest player. It takes only games that pay
+  at the end, so not Over and Out (which pays a seat when it is knocked out).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from training.tournament import wilson
 
 
 def make_bot(game: Any, spec: str, seed: int) -> Any:
+    import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
     import envs.core.openspiel as eos
@@ -51,6 +53,11 @@ def make_bot(game: Any, spec: str, seed: int) -> Any:
             raise ValueError(f"{name}: sims must be an int >= 1, got {sims!r}")
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
         if name == "os-mcts":
+            if game.get_type().reward_model != pyspiel.GameType.RewardModel.TERMINAL:
+                raise ValueError(
+                    f"os-mcts: OpenSpiel's MCTSBot takes only games that pay at the end, and "
+                    f"{game.get_type().short_name} pays a seat when it is knocked out; use ismcts"
+                )
             return mcts.MCTSBot(game, 2.0, sims, evaluator, random_state=np.random.RandomState(seed + 1))
         bot = ismcts.ISMCTSBot(
             game=game,

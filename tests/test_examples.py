@@ -174,14 +174,21 @@ def test_openspiel_play_script_runs(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert "eightfold_octi {}: os-mcts:sims=5 vs heuristic, 2 games: " in out.stdout
-    bad = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "openspiel_play.py"), "--bot", "ismcts:sims=0"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert bad.returncode != 0 and "sims must be an int >= 1, got 0" in bad.stderr
+    for args, message in (
+        (["--bot", "ismcts:sims=0"], "sims must be an int >= 1, got 0"),
+        (
+            ["--game", "over_and_out", "--bot", "os-mcts:sims=5"],
+            "os-mcts: OpenSpiel's MCTSBot takes only games that pay at the end",
+        ),
+    ):
+        bad = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "openspiel_play.py"), *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert bad.returncode != 0 and message in bad.stderr, bad.stderr
 
 
 def test_oao_best_response_worlds_and_round_playouts() -> None:

@@ -27,10 +27,10 @@ the engine, so the rules, the legal moves and the returns are the env's.
 - *Chance.* Octi has none (``DETERMINISTIC``). The other three deal and draw inside the
   engine, from the state's own generator (``SAMPLED_STOCHASTIC``, like OpenSpiel's C++ games
   that draw internally): the game parameter ``rng_seed`` (default 0) seeds the deals, and the
-  k-th initial state a program makes from a game object is dealt from
-  ``numpy.random.default_rng([rng_seed, k])``, so the same program gives the same games.
-  Clones, deserialised states, the initial states that OpenSpiel makes for itself (to learn
-  the observation's shape) and states dropped before they are played take no deal number
+  k-th initial state a program uses from a game object (plays, looks at, copies or writes out)
+  is dealt from ``numpy.random.default_rng([rng_seed, k])``, so the same program gives the
+  same games. Copies of a state carry its deal; OpenSpiel's own copies and states dropped
+  untouched take no deal number, and shape questions asked here make no state
   (``EightfoldState``).
 - *Information.* Octi is a perfect-information game: its information state is the history of
   moves (OpenSpiel's public-information observer). The other three are imperfect-information
@@ -54,10 +54,20 @@ the engine, so the rules, the legal moves and the returns are the env's.
 - *Actions* are the env's flat action indices; ``action_to_string`` is the spec's notation.
 - *Serialisation.* ``state.serialize()`` / ``game.deserialize_state(text)`` and pickling work
   (OpenSpiel's Python-game form: a pickle of the wrapped engine state, hidden parts and
-  generator included); ``state.engine.to_dict()`` is the readable form.
+  generator included; reading it back checks that the same game and parameters wrote it);
+  ``state.engine.to_dict()`` is the readable form. ``str(game)`` loads back with
+  ``pyspiel.load_game`` (a nested parameter holds OpenSpiel's empty ``"name"``).
 - *Not provided:* a public-only observer (``IIGObservationType`` with no private information),
-  perfect-recall information states of the hidden-information games, and explicit chance
-  nodes; asking for an observer of those kinds raises ``ValueError`` saying so.
+  perfect-recall information states of the hidden-information games, information-state
+  tensors, and explicit chance nodes. ``make_py_observer`` gives ``None`` for an observation
+  type the game lacks (as OpenSpiel's ``make_observation`` documents), and the state's
+  ``information_state_string`` / ``information_state_tensor`` raise ``ValueError`` saying so.
+- *OpenSpiel's limits for Python games:* its C++ bots (``pyspiel.MCTSBot``,
+  ``pyspiel.ISMCTSBot``) crash on every Python game, OpenSpiel's own included (use the Python
+  ones in ``open_spiel.python.algorithms``), and the Python ``MCTSBot`` takes only games that
+  pay at the end, so not Over and Out. A Python game cannot hand its generator to OpenSpiel,
+  so ``pyspiel.serialize_game_and_state`` and ``rl_environment``'s ``include_full_state`` work
+  for Octi only.
 """
 
 from __future__ import annotations
@@ -117,7 +127,7 @@ class _Shared:
     attributes to clone it; it holds no reference to the OpenSpiel game (a cycle through the
     C++ object crashes the interpreter at exit)."""
 
-    __slots__ = ("deals", "engine", "params", "rng_seed", "short_name")
+    __slots__ = ("deals", "engine", "game_id", "params", "rng_seed", "short_name")
 
     def __init__(
         self, engine: Game[Any, Any], short_name: str, params: dict[str, Any], rng_seed: int
@@ -127,6 +137,10 @@ class _Shared:
         self.params = params
         self.rng_seed = rng_seed
         self.deals = 0  # deal numbers taken so far
+        # the game and parameters a state belongs to (the seed of the deals aside: a state
+        # carries its own generator)
+        rules = ",".join(f"{k}={v!r}" for k, v in sorted(params.items()) if k != RNG_SEED)
+        self.game_id = f"{short_name}({rules})"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -148,7 +162,25 @@ def _unpickle_game(short_name: str, params: dict[str, Any], deals: int) -> Eight
 
 
 def _unpickle_state(game: EightfoldGame, text: str) -> EightfoldState:
-    return game.deserialize_state(text)  # type: ignore[no-any-return]
+    return game.deserialize_state(text)
+
+
+def _no_info_state(short_name: str, kind: str) -> str:
+    if kind == "string":
+        return (
+            f"{short_name} provides no information-state string (a hidden-information game with "
+            "observations only); use observation_string, or OpenSpiel's ISMCTS with "
+            "use_observation_string=True"
+        )
+    return f"{short_name} provides no information-state tensor; use observation_tensor"
+
+
+def _plain(value: Any) -> Any:
+    """A parameter value as the game takes it: OpenSpiel reads a nested parameter back from a
+    game's string with an empty ``name`` (its form for nested games), which is dropped here."""
+    if isinstance(value, Mapping) and value.get("name") == "":
+        return {k: v for k, v in value.items() if k != "name"}
+    return value
 
 
 def _defaults(name: str) -> dict[str, Any]:
@@ -163,6 +195,12 @@ def _defaults(name: str) -> dict[str, Any]:
     if not _perfect(name):
         spec[RNG_SEED] = 0
     return spec
+
+
+def _check_seed(seed: Any) -> None:
+    # OpenSpiel's int parameters are C++ ints
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+        raise ValueError(f"{RNG_SEED} must be an int in [0, 2**31 - 1], got {seed!r}")
 
 
 def _optional(config_class: type[Any]) -> set[str]:
@@ -207,7 +245,7 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
     ``pyspiel.load_game("eightfold_<game>", params)`` or :func:`load_game`."""
 
     def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
-        params = dict(params or {})
+        params = {k: _plain(v) for k, v in (params or {}).items()}
         spec = _defaults(name)
         unknown = sorted(set(params) - set(spec))
         if unknown:
@@ -227,8 +265,7 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
             hint = f" (here {NONE} stands for None in {named})" if named else ""
             raise ValueError(f"{PREFIX + name}: {exc}{hint}") from None
         seed = full.get(RNG_SEED, 0)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"{RNG_SEED} must be an int >= 0, got {seed!r}")
+        _check_seed(seed)
         lo, hi = engine.reward_range
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.num_actions,
@@ -239,7 +276,9 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0 if (engine.zero_sum and engine.num_players > 1) else None,
             max_game_length=engine.max_game_length,
         )
-        super().__init__(_game_type(name, engine, spec), info, full)
+        # a nested parameter keeps OpenSpiel's empty "name" (its tools read it)
+        nested = {k: ({"name": "", **v} if isinstance(v, Mapping) else v) for k, v in full.items()}
+        super().__init__(_game_type(name, engine, spec), info, nested)
         self.name = name
         self.engine = engine
         self._shared = _Shared(engine, PREFIX + name, full, int(seed))
@@ -257,9 +296,23 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
             )
         return EightfoldState(self)
 
+    def observation_tensor_shape(self) -> list[int]:
+        """The env's observation shape (pyspiel would make and observe a new state to learn it)."""
+        return list(self.engine.observation_shape)
+
+    def observation_tensor_size(self) -> int:
+        return int(np.prod(self.engine.observation_shape))
+
+    def deserialize_state(self, text: str) -> EightfoldState:
+        """The state ``state.serialize()`` wrote; ``ValueError`` if another game (or the same
+        game under other parameters) wrote it."""
+        return super().deserialize_state(text)  # type: ignore[no-any-return]
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The observer OpenSpiel asks for: the game's own for the default observation type;
-        the move history (OpenSpiel's public-information observer) for Octi's other types."""
+        the move history (OpenSpiel's public-information observer) for Octi's other types;
+        ``None`` for a type the game does not provide (the form that OpenSpiel's
+        ``make_observation`` documents)."""
         if params:
             raise ValueError(f"observation parameters are not supported, got {dict(params)}")
         default = iig_obs_type is None or (
@@ -272,21 +325,21 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
             return _Observer(self.engine, picture=perfect)
         if perfect:
             return IIGObserverForPublicInfoGame(iig_obs_type, params)
-        raise ValueError(
-            f"{PREFIX + self.name} provides the default observation only (perfect_recall=False, "
-            f"public and the seat's own private information), got {iig_obs_type}; OpenSpiel's "
-            "ISMCTS runs on it with use_observation_string=True"
-        )
+        return None
 
 
 class EightfoldState(pyspiel.State):  # type: ignore[misc]
     """One position: the wrapped engine state is ``state.engine``.
 
-    Deal numbers: a new initial state takes the game's next one, and gives it back if it is
-    dropped before it was played, or if OpenSpiel makes it a copy of another state (OpenSpiel
-    clones and deserialises by making a new initial state and overwriting its attributes, and
-    it makes and drops a new initial state whenever it needs the observation's shape). So the
-    k-th initial state a program makes is the k-th deal, whatever OpenSpiel does in between."""
+    Deal numbers: a new initial state takes the game's next one. It gives the number back if
+    OpenSpiel makes it a copy of another state (OpenSpiel clones and deserialises by making a
+    new initial state and overwriting its attributes), or if it is dropped untouched. Anything
+    else uses the deal: playing it, asking it anything, observing it, copying it (``clone``,
+    ``child``, ``serialize``, pickling) or resampling it. So the k-th initial state a program
+    uses is the k-th deal, however its copies are played. The Python methods here answer shape
+    questions without a state; OpenSpiel's C++ code that asks for a tensor from C++
+    (``random_sim_test``) makes and observes a new state each time to learn its size, which
+    uses a deal number as any observed state does."""
 
     def __init__(self, game: EightfoldGame) -> None:
         super().__init__(game)
@@ -296,13 +349,16 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         self._deal = shared.deals  # the deal it holds (a copy holds its original's)
         shared.deals += 1
         self._engine: GameState | None = None
-        self._played = False
+        self._used = False  # its deal is in use: played, looked at, copied or written out
+        self._game_id = game._shared.game_id  # checked when a serialised state is read back
         self._before = np.zeros(shared.engine.num_players)  # the returns before the last move
 
     def __setattr__(self, key: str, value: Any) -> None:
         d = self.__dict__
         if key in ("_shared", "_made") and key in d:
             return  # a copy keeps its game's and its own (a deserialised _shared is a placeholder)
+        if key == "_game_id" and key in d and value != d[key]:
+            raise ValueError(f"this state was written by {value}, not by this game ({d[key]})")
         if key == "_deal" and "_deal" in d and d["_deal"] == d["_made"]:
             shared = d["_shared"]  # becoming a copy: give the deal number back
             if shared.deals == d["_made"] + 1:
@@ -313,8 +369,8 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         try:
             d = self.__dict__
             shared = d["_shared"]
-            if not d["_played"] and d["_deal"] == d["_made"] and shared.deals == d["_made"] + 1:
-                shared.deals -= 1  # dropped unplayed (OpenSpiel's shape probes): give it back
+            if not d["_used"] and d["_deal"] == d["_made"] and shared.deals == d["_made"] + 1:
+                shared.deals -= 1  # dropped untouched (OpenSpiel's shape probes): give it back
         except (KeyError, AttributeError):  # a half-built object, or the interpreter's end
             pass
 
@@ -326,20 +382,9 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
             self._engine = shared.engine.new_initial_state(
                 np.random.default_rng([shared.rng_seed, self._deal])
             )
-        if not self._played:
-            self._played = True
+        if not self._used:
+            self._used = True
         return self._engine
-
-    def peek(self) -> GameState:
-        """The engine state to observe, without counting this state as played: an initial
-        state not yet dealt shows its deal (dealt here, not kept)."""
-        if self._engine is not None:
-            return self._engine
-        shared = self._shared
-        state: GameState = shared.engine.new_initial_state(
-            np.random.default_rng([shared.rng_seed, self._deal])
-        )
-        return state
 
     # ------------------------------------------------------------------ the game
     def current_player(self) -> int:
@@ -349,6 +394,38 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         p = s.current_player()
         assert p != TERMINAL
         return int(p)
+
+    # copies and written forms: the deal they carry is in use (pyspiel's own methods copy the
+    # Python attributes; these only mark the original first)
+    def clone(self) -> EightfoldState:
+        self._used = True
+        return super().clone()  # type: ignore[no-any-return]
+
+    def child(self, action: int) -> EightfoldState:
+        self._used = True
+        return super().child(action)  # type: ignore[no-any-return]
+
+    def serialize(self) -> str:
+        self._used = True
+        return super().serialize()  # type: ignore[no-any-return]
+
+    # observations, computed here: the same as the observer's, without the initial state that
+    # pyspiel's C++ path makes, deals and observes at every call to learn the tensor's size
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        game = self._shared.engine
+        seat = self.current_player() if player is None else player
+        check_seat(seat, game.num_players, "player")
+        return game.observe(self.engine, seat).ravel().tolist()
+
+    def information_state_string(self, player: int | None = None) -> str:
+        if not _perfect(self._shared.engine.name):
+            raise ValueError(_no_info_state(self._shared.short_name, "string"))
+        if player is None:
+            return super().information_state_string()  # type: ignore[no-any-return]
+        return super().information_state_string(player)  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        raise ValueError(_no_info_state(self._shared.short_name, "tensor"))
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.engine.legal_actions()
@@ -394,7 +471,7 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         check_seat(player, self._shared.engine.num_players, "player")
         out = self.clone()
         out._engine = self._shared.engine.resample_hidden(self.engine, player, rng)
-        return out  # type: ignore[no-any-return]
+        return out
 
     def __str__(self) -> str:
         """The position for a person reading it: the game's picture (in the card and tile games
@@ -419,26 +496,19 @@ class _Observer:
     def __init__(self, engine: Game[Any, Any], picture: bool) -> None:
         self._engine = engine
         self._picture = picture
-        self._probe: tuple[tuple[int, int], np.ndarray] | None = None
         shape = tuple(engine.observation_shape)
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: EightfoldState, player: int) -> None:
-        if state._engine is None:  # an initial state not dealt yet (OpenSpiel probes the shape
-            key = (state._deal, player)  # with one before every observation_tensor call)
-            if self._probe is None or self._probe[0] != key:
-                self._probe = (key, self._engine.observe(state.peek(), player).ravel())
-            self.tensor[:] = self._probe[1]
-            return
         self.tensor[:] = self._engine.observe(state.engine, player).ravel()
 
     def string_from(self, state: EightfoldState, player: int) -> str:
         game = self._engine
         if self._picture:
             check_seat(player, game.num_players, "player")
-            return str(game.render_ansi(state.peek()))
-        obs = game.observe(state.peek(), player).ravel()
+            return str(game.render_ansi(state.engine))
+        obs = game.observe(state.engine, player).ravel()
         words = [str(i) if obs[i] == 1 else f"{i}={float(obs[i])!r}" for i in np.flatnonzero(obs).tolist()]
         return f"{game.agent_name(player)}: {' '.join(words)}"
 
@@ -526,7 +596,7 @@ class OpenSpielISMCTSBot(Bot):
         check_mover(state, player, self.name)
         root = self._spiel.new_initial_state()
         root._engine = state.clone()
-        root._played = True
+        root._used = True
         seeds = rng.integers(2**31, size=3)
         bot = ismcts.ISMCTSBot(
             game=self._spiel,
@@ -575,6 +645,8 @@ def load_game(name: str, **params: Any) -> EightfoldGame:
     ``params`` are the game's, ``None`` included, and ``rng_seed`` (module docstring)."""
     entry = get_game(name.removeprefix(PREFIX) if isinstance(name, str) else name)
     params = {k: (NONE if v is None else v) for k, v in params.items()}
+    if RNG_SEED in params:
+        _check_seed(params[RNG_SEED])  # before pyspiel, whose own message names no parameter
     game = pyspiel.load_game(PREFIX + entry.name, params)
     assert isinstance(game, EightfoldGame)
     return game

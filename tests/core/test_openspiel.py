@@ -124,8 +124,8 @@ def test_openspiel_over_and_out_pays_a_seat_knocked_out() -> None:
 
 def test_openspiel_deals_repeat_and_clones_take_none() -> None:
     """The same ``rng_seed`` gives the same games, another seed other games; clones,
-    deserialised states, OpenSpiel's own shape probes and states dropped unplayed take no deal
-    number, so they do not shift the games that follow."""
+    deserialised states, shape questions and states dropped untouched take no deal number, so
+    they do not shift the games that follow."""
     a, b, c = (eos.load_game("otto_octopus", rng_seed=s) for s in (3, 3, 4))
     first = a.new_initial_state()
     untouched = first.clone()  # a clone of a state not yet played is the same game
@@ -133,7 +133,7 @@ def test_openspiel_deals_repeat_and_clones_take_none() -> None:
     for _ in range(5):
         first.clone()
         a.deserialize_state(first.serialize())
-        first.observation_tensor(0)  # OpenSpiel makes and drops an initial state for the shape
+        first.observation_tensor(0)
         a.observation_tensor_shape()
         a.new_initial_state()  # dropped unplayed
     second = a.new_initial_state()
@@ -289,8 +289,9 @@ def test_openspiel_bad_input_is_named() -> None:
         pyspiel.load_game("eightfold_octi", {"max_turns": 0})
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'rng_seed'"):
         pyspiel.load_game("eightfold_octi", {"rng_seed": 1})  # Octi has no chance
-    with pytest.raises(ValueError, match="rng_seed must be an int >= 0, got -2"):
-        eos.load_game("otto_octopus", rng_seed=-2)
+    for seed in (-2, 2**31, 1.5):  # OpenSpiel's int parameters are C++ ints
+        with pytest.raises(ValueError, match=rf"rng_seed must be an int in \[0, 2\*\*31 - 1\], got {seed}"):
+            eos.load_game("otto_octopus", rng_seed=seed)
     with pytest.raises(ValueError, match="unknown game"):
         eos.load_game("chess")
     assert eos.load_game("eightfold_octi", max_turns=None).engine.config.max_turns is None
@@ -302,11 +303,28 @@ def test_openspiel_bad_input_is_named() -> None:
         state.apply_action(illegal)
     with pytest.raises(ValueError, match="deserialize_state"):
         game.new_initial_state("text")
+    # an observation type the game does not provide: None, as OpenSpiel's make_observation
+    # documents; the state's own methods name what is missing
     recall = pyspiel.IIGObservationType(perfect_recall=True)
-    with pytest.raises(ValueError, match="provides the default observation only"):
-        game.make_py_observer(recall)
+    assert game.make_py_observer(recall) is None
     with pytest.raises(ValueError, match="observation parameters are not supported"):
         game.make_py_observer(None, {"x": 1})
+    with pytest.raises(ValueError, match="eightfold_over_and_out provides no information-state string"):
+        state.information_state_string(0)
+    for g in (game, eos.load_game("octi")):
+        with pytest.raises(ValueError, match="provides no information-state tensor; use observation_tensor"):
+            g.new_initial_state().information_state_tensor(0)
+    assert eos.load_game("octi").new_initial_state().information_state_string(0) == ""  # no move yet
+    with pytest.raises(ValueError, match="player must be"):
+        state.observation_tensor(2)
+    # a state read back by another game, or by the same game under other parameters
+    octi = eos.load_game("octi").new_initial_state()
+    three = eos.load_game("over_and_out", num_players=3).new_initial_state()
+    for text in (octi.serialize(), three.serialize()):
+        with pytest.raises(ValueError, match=r"this state was written by eightfold_.*not by this game"):
+            game.deserialize_state(text)
+    other_seed = eos.load_game("over_and_out", num_players=2, rng_seed=9)  # the seed of new deals only
+    assert engine_json(other_seed.deserialize_state(state.serialize())) == engine_json(state)
 
 
 def test_openspiel_interpreter_exits_cleanly() -> None:
@@ -321,6 +339,78 @@ def test_openspiel_interpreter_exits_cleanly() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "eightfold_otto_octopus" in out.stdout
+
+
+def test_openspiel_game_strings_and_playthroughs() -> None:
+    """Each game loads back from its OpenSpiel string (Over and Out's nested ``deck_counts``
+    too, which OpenSpiel reads back with an empty ``name``), and OpenSpiel's own
+    ``generate_playthrough`` runs on every game."""
+    from open_spiel.python.algorithms import generate_playthrough
+
+    for name, params in (
+        ("octi", {"variant": "x_fast", "max_turns": 3}),
+        ("over_and_out", {"num_players": 3, "max_plays": 6, "deck_counts": {"0": 30, "5": 30, "x2": 4}}),
+        ("otto_game_over", {"num_players": 1}),
+        ("otto_octopus", {"num_players": 4, "max_steps": 6}),
+    ):
+        game = eos.load_game(name, **params)
+        again = pyspiel.load_game(str(game))
+        assert str(again) == str(game) and again.engine.config == game.engine.config
+        text = generate_playthrough.playthrough(str(game), action_sequence=None)
+        assert f'GameType.short_name = "eightfold_{name}"' in text and "IsTerminal() = True" in text
+    deck = eos.load_game("over_and_out").get_parameters()["deck_counts"]
+    assert deck["name"] == "" and eos.load_game("over_and_out", deck_counts=deck).engine.config.counts
+
+
+_USES = ("play", "clone", "child", "deserialize", "pickle", "observe", "string", "resample")
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(_USES), st.integers(0, 2)), min_size=1, max_size=6))
+def test_openspiel_each_initial_state_used_is_the_next_deal(plan: list[tuple[str, int]]) -> None:
+    """The k-th initial state a program uses in any way (plays, copies, writes out, observes)
+    is the k-th deal, even where only its copy is played and the state itself is dropped;
+    states made and dropped untouched, and OpenSpiel's shape questions, take no deal number."""
+    game = eos.load_game("otto_octopus", num_players=2, rng_seed=4)
+    engine = make_game("otto_octopus", {"num_players": 2})
+    for k, (use, untouched) in enumerate(plan):
+        for _ in range(untouched):
+            game.new_initial_state()
+        game.observation_tensor_shape()
+        want = engine.new_initial_state(np.random.default_rng([4, k]))
+        state = game.new_initial_state()
+        first = want.legal_actions()[0]
+        if use == "observe":
+            assert state.observation_tensor(1) == engine.observe(want, 1).ravel().tolist()
+            continue
+        if use == "string":
+            assert state.observation_string(1) == _wrapped(engine, want).observation_string(1)
+            continue
+        if use == "child":
+            got, _ = state.child(first), want.apply(first)
+        elif use == "clone":
+            got = state.clone()
+        elif use == "deserialize":
+            got = game.deserialize_state(state.serialize())
+        elif use == "pickle":
+            got = pickle.loads(pickle.dumps(state))
+        elif use == "resample":
+            got = state.resample(1, np.random.default_rng(0))  # seat 1 keeps its own hand
+            assert got.observation_tensor(1) == engine.observe(want, 1).ravel().tolist()
+            continue
+        else:
+            got = state
+        del state  # only the copy lives on
+        assert engine_json(got) == json.dumps(want.to_dict(), sort_keys=True)
+        play(got, k, 3)
+
+
+def _wrapped(engine: Any, engine_state: Any) -> Any:
+    """A played state of an OpenSpiel game of ``engine`` that wraps ``engine_state``."""
+    game = eos.EightfoldGame(engine.name, eos.spiel_params(engine.config))
+    state = game.new_initial_state()
+    state._engine = engine_state
+    return state
 
 
 _OPS = ("clone", "deserialize", "pickle", "observe", "shape", "string", "dropped", "resample")
