@@ -177,6 +177,11 @@ Decisions where the spec was open
 * At the start of a turn the player's team makes its claims (OGO-22) before the tile-exhaustion
   end (OGO-49) is checked, in the order of the spec's turn outline (§3): a shape left unclaimed
   when the last tile was placed still scores for the next player's team.
+* OGO-22's "oldest shape first": shapes that one placement closed together are equally old;
+  among them claims go in the vertex order of OGO-20 (rank line, then file line).
+* Position option: a blind or solo match has no table tiles and no cards (OGO-33, OGO-53,
+  OGO-60), so there a position's ``tables`` must be null and its ``hands`` and ``deck`` empty
+  (a ``ValueError`` names the key; the spec's S9 blind variant gives the tower only).
 * ``teams=True`` with ``num_players=1`` is accepted and ignored (solo ignores ``teams``);
   with 2 or 3 players it is a ``ValueError``.
 * A kidnapped card counts as removed (shown) at once, whether it is then played or fails.

@@ -182,6 +182,9 @@ Decisions where the spec was open
   (364 with 4 players) counts at most n - 1 passes between placements, but a skipped turn is
   no pass (OTP-23/37), so a player may pass again while a jellyfish's skip delays the end:
   each of the two jellyfish adds at most n - 1 passes (370 with 4 players).
+* A game that ends by its rules on its ``max_steps``-th decision ends normally (terminations
+  and the real rewards); the truncation (every agent truncated, rewards 0) cuts off only a
+  game still running after ``max_steps`` decisions, as in the suite's other games.
 * PettingZoo's ``api_test`` probe ``reset(options={"options": ...})`` is accepted as a no-op.
 
 Bots (``envs.otto_octopus.bots``)

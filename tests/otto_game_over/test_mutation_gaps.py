@@ -49,6 +49,22 @@ def test_ogo_22_claims_take_the_oldest_unclaimed_shape_first() -> None:
     assert shapes(st) == {"small@vb3": 0, "small@vc2": None}
 
 
+def test_ogo_22_shapes_closed_together_are_claimed_in_vertex_order() -> None:
+    """OGO-22 with OGO-20's order: p0, with no small marker, closes small@vc2 and small@vb3 in
+    one placement, so both are equally old; p1, with one small marker, claims vc2 at its turn
+    start (rank line 2 before 3), and vb3 stays unclaimed (env doc page)."""
+    pos = {
+        "board": AROUND_B2,
+        "tables": ["G16", "G16"],
+        "tower": ["A4", "Z0"],
+        "markers": [{"small": 0}, {"small": 1}],
+    }
+    st = make(pos)
+    play(st, "drawn b2 r0")
+    assert shapes(st) == {"small@vc2": 1, "small@vb3": None}
+    assert points(st) == [0, 1] and st.supply[1][0] == 0
+
+
 def test_ogo_01_ogo_38_adjacency_after_a_quantum_leap() -> None:
     """OGO-01, OGO-38: after b3 leaps to e5, the squares next to b3 only (a3, b2, b4) are
     no longer playable, while b3 itself is free again and touches c3; e5 adds d5 and e4.

@@ -220,6 +220,21 @@ def test_truncation_pays_nothing() -> None:
         assert info["winners"] == [] and len(info["final_scores"]) == 2
 
 
+def test_a_game_ending_on_its_last_allowed_decision_is_not_truncated() -> None:
+    """§5, OTP-37: a game that ends by its rules on its ``max_steps``-th decision ends normally
+    (terminated, the real rewards); only a game still running is cut off."""
+    position = {"placements": ["straight d6", "straight d7"], "pile": [], "scores": [5, 0]}
+    e = env(num_players=2, max_steps=1)
+    e.reset(seed=0, options={"position": {**position, "hands": [["starfish"], []]}})
+    e.step(e.unwrapped.string_to_action("pass"))  # p1 holds nothing: the game is over
+    assert all(e.terminations.values()) and not any(e.truncations.values())
+    assert e.rewards == {"player_0": 1.0, "player_1": -1.0}
+    e = env(num_players=2, max_steps=1)
+    e.reset(seed=0, options={"position": {**position, "hands": [["starfish"], ["bubbles"]]}})
+    e.step(e.unwrapped.string_to_action("pass"))  # p1 could still play: cut off
+    assert all(e.truncations.values()) and set(e.rewards.values()) == {0.0}
+
+
 def test_opening_hand_always_playable_every_player_count() -> None:
     """OTP-35/36, T1 invariant: after reset every hand has a legal placement (an arm tile)."""
     for n in (1, 2, 3, 4):
