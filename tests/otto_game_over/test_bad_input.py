@@ -64,8 +64,20 @@ def test_bad_reset_options() -> None:
 
 
 def test_blind_position_has_no_tables() -> None:
+    """OGO-33, OGO-53, OGO-60 (doc page): no table tiles in a blind or solo match, and no
+    cards wherever none are in play; the S9 blind variant's own position loads."""
     with pytest.raises(ValueError, match="blind"):
         make({"tables": ["B7", "G16"]}, blind=True)
+    for params in ({"blind": True}, {"secret_cards": False}, {"num_players": 1}):
+        for key, value in (
+            ("deck", ["meteorite"]),
+            ("hands", [["meteorite"]] + [[]] * (params.get("num_players", 2) - 1)),
+        ):
+            with pytest.raises(
+                ValueError, match=r"position\['hands'\] and \['deck'\] must be empty when no cards"
+            ):
+                make({key: value}, **params)
+    assert make({"tower": ["DARK", "A4"]}, blind=True).to_move == 1  # p0's dark: turn skipped
 
 
 @pytest.mark.parametrize(
