@@ -213,7 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="envs, variants, parameters and bots")
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("play", help="watch a random game (--random) or play against a bot/model (--vs)")
+    p = sub.add_parser(
+        "play",
+        help="play against a bot or model (--vs), or watch bots and models (--watch) or random play (--random)",
+    )
     _add_env_args(p)
     _add_position_args(p)
     p.add_argument("--random", action="store_true", help="watch a seeded random game")
@@ -351,10 +354,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe fails here, inside the handlers, not at the exit
+        return code
     except ValueError as exc:
         print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head`, which stopped reading
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit either
+        return 0
     except OSError as exc:  # a file that cannot be read or written: no traceback
         print(f"eightfold {args.command}: error: {exc}", file=sys.stderr)
         return 1
@@ -365,11 +375,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C at a prompt or during a run: no traceback
         print(f"\neightfold {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # output piped into `head`, which stopped reading
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit either
-        return 0
 
 
 if __name__ == "__main__":

@@ -50,14 +50,23 @@ _CACHE: dict[tuple[str, str, str, bool], Any] = {}
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("eval", help="tournament of bots and trained agents (win rates, Elo, plot)")
     p.add_argument("env", nargs="?", default=None, help="game (default: from the first model's run)")
-    p.add_argument("--variant", default=None)
-    p.add_argument("--param", action="append", default=[], metavar="K=V")
+    p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
+    )
     p.add_argument(
         "--players", nargs="+", default=[], help="bot specs, model .zip paths and/or RLlib run directories"
     )
     p.add_argument("--games", type=int_at_least(1), default=200, help="games per pairing (default 200)")
-    p.add_argument("--mode", choices=["first", "all"], default="first")
-    p.add_argument("--seed", type=int_at_least(0), default=0)
+    p.add_argument(
+        "--mode",
+        choices=["first", "all"],
+        default="first",
+        help="first: the first player against each other one (default); all: every pair",
+    )
+    p.add_argument(
+        "--seed", type=int_at_least(0), default=0, help="tournament seed: the deals and the players' draws"
+    )
     p.add_argument(
         "--options",
         default=None,
@@ -131,7 +140,8 @@ def run_tournament(
     if start is not None:  # a bad start fails here, before any game, naming the move or option
         for g in range(games):  # every game deals afresh: the moves must be legal after each deal
             try:
-                start_of(game, deal_rng(game, game_seed(seed, g)), start)
+                if start_of(game, deal_rng(game, game_seed(seed, g)), start).is_terminal():
+                    raise ValueError("the game is over there: nothing to play")
             except ValueError as exc:
                 raise ValueError(
                     f"game {g + 1} of each pairing (its own deal, --seed {seed}): {exc}"
@@ -277,7 +287,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     )
     games = res.pop("records", None)
     if start is not None:
-        shown = [f"--options {json.dumps(options)}"] if options is not None else []
+        shown = []
+        if options is not None:
+            text = args.options if args.options.startswith("@") else json.dumps(options)
+            shown.append(f"--options {text if len(text) <= 100 else text[:97] + '...'}")  # a state: kilobytes
         shown += [f"{len(moves)} move(s) of --moves"] if moves else []
         print(f"every game starts from {' and '.join(shown)}")
     print(format_table(res))

@@ -34,6 +34,8 @@ def parse_params(
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"malformed {flag} {item!r}; expected key=value")
+        if key.strip() == "render_mode":
+            raise ValueError(f"{flag} render_mode: not a game parameter (each command sets the render mode)")
         params[key.strip()] = parse_value(value.strip())
     if variant is not None:
         params["variant"] = variant

@@ -29,11 +29,12 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from envs.core.game import STATE_OPTION, legal_indices
+from envs.core.game import STATE_OPTION, legal_indices, team_seats
 from envs.core.registry import get_game
 from training.params import output_file, parse_params
 from training.players import game_bots, make_player, params_note
 from training.position import reset_to_position, split_moves
+from training.single_agent import outcome
 
 HELP = """commands:
   <move>   a move in the game's notation (letter case and extra spaces do not matter), or its number
@@ -117,7 +118,9 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     if note:
         print(note, file=out)
     record_to = _record_file(args)
-    given = reset_to_position(env, args.seed, getattr(args, "options", None), getattr(args, "moves", None))
+    given = reset_to_position(
+        env, args.seed, getattr(args, "options", None), getattr(args, "moves", None), to_play=True
+    )
     first = raw.state.to_dict() if record_to is not None else {}
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
@@ -161,7 +164,21 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     )
     _print_record(args, record, out)
     seats = ["human" if s == seat else str(args.vs) for s in range(game.num_players)]
-    _append_record(record_to, entry.env_id, args, seats, first, record[given:], returns, out)
+    # as eval --records writes a pairing's game: "human" against the bot, the human's result
+    result = outcome(np.asarray(returns, dtype=float), seat, team_seats(game, seat))
+    vs = {"pairing": ["human", str(args.vs)], "game": 0, "result": result}
+    _append_record(
+        record_to,
+        entry.env_id,
+        args,
+        seats,
+        first,
+        record[given:],
+        returns,
+        out,
+        raw.state.is_truncated(),
+        vs,
+    )
     return 0
 
 
@@ -180,10 +197,14 @@ def _append_record(
     moves: list[str],
     returns: Any,
     out: TextIO,
+    truncated: bool,
+    pairing: dict[str, Any] | None = None,
 ) -> None:
     """Append a finished game to ``--record`` as one line of ``eightfold eval --records``'s
     form (its first state is the position play started from, after ``--moves``), which
-    ``eightfold replay`` lists, replays and turns into a dataset."""
+    ``eightfold replay`` lists, replays and turns into a dataset. ``pairing`` (``--vs``)
+    adds ``pairing``, ``game`` and ``result``; ``--watch`` and ``--random`` games name only
+    the player of each seat."""
     if path is None:
         return
     line = {
@@ -194,9 +215,16 @@ def _append_record(
         "returns": [float(x) for x in returns],
         "options": {STATE_OPTION: first},
         "moves": moves,
+        "truncated": bool(truncated),
+        **(pairing or {}),
     }
+    glued = False  # a file whose last line lacks its newline: the record starts a line of its own
+    if path.exists() and path.stat().st_size:
+        with path.open("rb") as f:
+            f.seek(-1, 2)
+            glued = f.read(1) != b"\n"
     with path.open("a", encoding="utf-8") as f:
-        f.write(json.dumps(line, separators=(",", ":")) + "\n")
+        f.write(("\n" if glued else "") + json.dumps(line, separators=(",", ":")) + "\n")
     print(f"added the game to {path} (eightfold replay {path} lists its games)", file=out)
 
 
@@ -253,7 +281,7 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
             return int(legal[rng.integers(legal.size)])
 
     record_to = _record_file(args)
-    given = reset_to_position(env, args.seed, args.options, args.moves)
+    given = reset_to_position(env, args.seed, args.options, args.moves, to_play=True)
     first = raw.state.to_dict() if record_to is not None else {}
     if given:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)
@@ -275,7 +303,7 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
         step += 1
         if args.delay:
             time.sleep(args.delay)
-        if args.max_steps and step >= args.max_steps:
+        if args.max_steps and step >= args.max_steps and not raw.state.is_terminal():
             print(f"(stopped after {step} steps, before the end: no result)", file=out)
             if specs:
                 _print_record(args, record, out)
@@ -290,5 +318,15 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if specs:
         _print_record(args, record, out)
     seats = specs or ["random"] * n
-    _append_record(record_to, entry.env_id, args, seats, first, record[given:], raw.state.returns(), out)
+    _append_record(
+        record_to,
+        entry.env_id,
+        args,
+        seats,
+        first,
+        record[given:],
+        raw.state.returns(),
+        out,
+        raw.state.is_truncated(),
+    )
     return 0

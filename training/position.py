@@ -41,12 +41,15 @@ def parse_reset_options(text: str | None) -> dict[str, Any] | None:
     if text.startswith("@"):
         path = Path(text[1:])
         source = f"--options file {str(path)!r}"
-        text = path.read_text(encoding="utf-8")  # OSError: the command line reports it
+        try:
+            text = path.read_text(encoding="utf-8")  # OSError: the command line reports it
+        except UnicodeDecodeError:
+            raise ValueError(f"{source} is not a text file (UTF-8); expected a JSON object") from None
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(
-            f"{source} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); expected a "
+            f"{source} is not valid JSON ({exc}); expected a "
             """JSON object of the game's reset options, e.g. '{"moves": ["prong c2 N"]}' for Octi"""
         ) from None
     if not isinstance(value, dict):
@@ -124,8 +127,12 @@ def start_state(game: Any, rng: np.random.Generator, options: dict[str, Any] | N
     return state
 
 
-def reset_to_position(env: Any, seed: int, options: str | None, moves: str | None) -> int:
-    """``env.reset(seed, options)`` from ``--options``, then ``--moves``; returns the moves played."""
+def reset_to_position(
+    env: Any, seed: int, options: str | None, moves: str | None, to_play: bool = False
+) -> int:
+    """``env.reset(seed, options)`` from ``--options``, then ``--moves``; returns the moves played.
+    With ``to_play`` (``play``; ``render`` draws any position) a position where the game is
+    already over is a ``ValueError``."""
     parsed = parse_reset_options(options)
     listed = split_moves(moves)
     try:
@@ -134,4 +141,8 @@ def reset_to_position(env: Any, seed: int, options: str | None, moves: str | Non
         if parsed is None:
             raise
         raise ValueError(f"--options: {exc}") from None
-    return play_moves(env, listed)
+    played = play_moves(env, listed)
+    if to_play and env.unwrapped.state.is_terminal():
+        given = " and ".join(x for x, v in (("--options", options), ("--moves", moves)) if v is not None)
+        raise ValueError(f"the game is over in the position of {given}: nothing to play")
+    return played

@@ -11,11 +11,15 @@
     eightfold replay games.jsonl --dataset d.npz --player heuristic   # its decisions, as arrays
 
 A record is one JSON object per line: ``env`` and ``params`` (the env to build), ``pairing``
-(``[a, b]``: the tournament's two players), ``game`` (its number in the pairing) and ``seed``,
-``seats`` (the player of each seat), ``options`` (``{"state": ...}``: the reset option that
-sets up the game's first state exactly, hidden parts and the state's generator included),
-``moves`` (every seat's moves in the game's notation), ``returns`` (per seat) and ``result``
-(``a``'s win, draw or loss). The same works in code::
+(``[a, b]``: the tournament's two players), ``game`` (its index in the pairing, from 0; the
+list shows it from 1) and ``seed``, ``seats`` (the player of each seat), ``options``
+(``{"state": ...}``: the reset option that sets up the game's first state exactly, hidden parts
+and the state's generator included), ``moves`` (every seat's moves in the game's notation),
+``returns`` (per seat), ``truncated`` (the game was cut off at its step limit, so its returns
+are no result of play) and ``result`` (``a``'s win, draw or loss). ``play --record`` writes the
+same, with ``pairing`` ``["human", <bot>]`` and the human's ``result`` for a ``--vs`` game,
+and no ``pairing``, ``game`` or ``result`` for ``--watch`` and ``--random`` games (so
+``--result`` does not pick them). The same works in code::
 
     env = get_game(rec["env"]).env(**rec["params"])
     env.reset(options=rec["options"])
@@ -32,14 +36,18 @@ same checks (``np.load(OUT)``; :data:`DATASET_KEYS`): ``observations`` (``float3
 seat to act observes, as the env's ``"observation"``), ``action_masks`` (``bool``),
 ``actions`` (``int64``), ``seats`` and ``steps`` (the decision's seat and its number in the
 game, from 0), ``games`` (the record's number, from 1, as the list shows it), ``players``
-(the seat's player, a string) and ``returns`` (``float32``: that seat's final return of the
-game, the Monte Carlo target). ``--player P`` keeps the decisions of the seats ``P`` played.
+(the seat's player, a string), ``returns`` (``float32``: that seat's final return of the
+game, the Monte Carlo target) and ``truncated`` (``bool``: the game was cut off at its step
+limit, so its return is no outcome). ``--player P`` keeps the decisions of the seats ``P``
+played. One dataset holds one game under one set of parameters (records that name it
+differently, ``octi`` and ``eightfold/octi-v0``, defaults given or left out, go together).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -55,7 +63,19 @@ from training.position import checked_action
 #: the keys every record holds
 RECORD_KEYS = ("env", "params", "seats", "options", "moves", "returns")
 #: the arrays of ``eightfold replay FILE --dataset OUT.npz``, one row per decision
-DATASET_KEYS = ("observations", "action_masks", "actions", "seats", "steps", "games", "players", "returns")
+DATASET_KEYS = (
+    "observations",
+    "action_masks",
+    "actions",
+    "seats",
+    "steps",
+    "games",
+    "players",
+    "returns",
+    "truncated",
+)
+#: what a record's result may be (its pairing's first player's)
+RESULTS = ("win", "draw", "loss")
 
 
 def add_parser(sub: Any) -> None:
@@ -109,24 +129,27 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     """The records of a JSON Lines file, each checked for :data:`RECORD_KEYS` (``ValueError``
     naming the line otherwise; blank lines are skipped)."""
     records = []
-    with Path(path).open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{str(path)!r} line {number}"
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{where} is not JSON ({exc.msg} at column {exc.colno})") from None
-            if not isinstance(rec, dict):
-                raise ValueError(f"{where} is not a game record (a JSON object), got {type(rec).__name__}")
-            missing = [k for k in RECORD_KEYS if k not in rec]
-            if missing:
-                raise ValueError(
-                    f"{where} is not a game record of eightfold eval --records: it lacks {missing}"
-                )
-            _check_record(rec, where)
-            records.append(rec)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(
+            f"{str(path)!r} is not a text file (UTF-8); expected JSON Lines written by eval --records or play --record"
+        ) from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{str(path)!r} line {number}"
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{where} is not JSON ({exc})") from None
+        if not isinstance(rec, dict):
+            raise ValueError(f"{where} is not a game record (a JSON object), got {type(rec).__name__}")
+        missing = [k for k in RECORD_KEYS if k not in rec]
+        if missing:
+            raise ValueError(f"{where} is not a game record of eightfold eval --records: it lacks {missing}")
+        _check_record(rec, where)
+        records.append(rec)
     if not records:
         raise ValueError(f"{str(path)!r} holds no game records")
     return records
@@ -138,10 +161,21 @@ def _check_record(rec: dict[str, Any], where: str) -> None:
     def strings(v: Any) -> bool:
         return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
+    options = rec["options"]
     problems = [
         ("env", isinstance(rec["env"], str), "a string"),
-        ("params", isinstance(rec["params"], dict), "a JSON object"),
-        ("options", isinstance(rec["options"], dict), "a JSON object"),
+        (
+            "params",
+            isinstance(rec["params"], dict) and "render_mode" not in rec["params"],
+            "a JSON object of the game's parameters",
+        ),
+        (
+            "options",
+            isinstance(options, dict)
+            and set(options) == {STATE_OPTION}
+            and isinstance(options[STATE_OPTION], dict),
+            f'{{"{STATE_OPTION}": ...}} (the game\'s first state, as eval --records and play --record write it)',
+        ),
         ("seats", strings(rec["seats"]) and bool(rec["seats"]), "a non-empty list of player names"),
         ("moves", strings(rec["moves"]), "a list of moves in notation"),
         (
@@ -152,9 +186,23 @@ def _check_record(rec: dict[str, Any], where: str) -> None:
             "a list of numbers, one per seat",
         ),
     ]
+    if "pairing" in rec:
+        pairing = rec["pairing"]
+        problems.append(
+            ("pairing", strings(pairing) and len(pairing) == 2, "a list of the pairing's two player names")
+        )
+    if "game" in rec:
+        g = rec["game"]
+        problems.append(("game", isinstance(g, int) and not isinstance(g, bool) and g >= 0, "an int >= 0"))
+    if "result" in rec:
+        problems.append(("result", rec["result"] in RESULTS, f"one of {list(RESULTS)}"))
+    if "truncated" in rec:
+        problems.append(("truncated", isinstance(rec["truncated"], bool), "true or false"))
     for key, ok, expected in problems:
         if not ok:
-            raise ValueError(f"{where}: {key} must be {expected}, got {rec[key]!r}")
+            shown = repr(rec[key])
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            raise ValueError(f"{where}: {key} must be {expected}, got {shown}")
 
 
 def format_list(records: list[dict[str, Any]], numbers: list[int] | None = None) -> str:
@@ -164,8 +212,11 @@ def format_list(records: list[dict[str, Any]], numbers: list[int] | None = None)
     for n, rec in zip(numbers or range(1, len(records) + 1), records, strict=True):
         returns = "[" + ", ".join(f"{float(x):+.3g}" for x in rec["returns"]) + "]"
         game = (
-            f" (game {rec['game']} of {rec['pairing'][0]} vs {rec['pairing'][1]})" if "pairing" in rec else ""
+            f" (game {rec.get('game', 0) + 1} of {rec['pairing'][0]} vs {rec['pairing'][1]})"
+            if "pairing" in rec
+            else ""
         )
+        game += " (cut off at the step limit)" if rec.get("truncated") else ""
         lines.append(
             f"{n:5d}  {str(rec.get('result', '')):6s} {len(rec['moves']):5d}  {returns:22s} "
             f"{', '.join(map(str, rec['seats']))}{game}"
@@ -190,6 +241,7 @@ def replay(
     except ValueError as exc:
         raise ValueError(f"{name}: {exc}") from None
     raw = env.unwrapped
+    _check_seats(rec, raw.game, name)
     try:
         env.reset(options=rec["options"])
     except ValueError as exc:
@@ -228,6 +280,25 @@ def replay(
     return env, stop
 
 
+def record_game(rec: dict[str, Any], name: str) -> Any:
+    """The engine game of record ``rec`` (``ValueError`` naming it if the env or parameters are
+    refused, or its seats do not fit the game)."""
+    try:
+        game = get_game(str(rec["env"])).game_class()(**rec["params"])
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    _check_seats(rec, game, name)
+    return game
+
+
+def _check_seats(rec: dict[str, Any], game: Any, name: str) -> None:
+    if len(rec["seats"]) != game.num_players:
+        raise ValueError(
+            f"{name}: its seats name {len(rec['seats'])} players, but {game.name} with its params "
+            f"{rec['params']} has {game.num_players}"
+        )
+
+
 def _check_end(state: Any, rec: dict[str, Any], name: str) -> list[float]:
     """The returns of ``state`` after all of ``rec``'s moves; ``ValueError`` unless the game is
     over there with the recorded returns."""
@@ -246,10 +317,7 @@ def decisions(rec: dict[str, Any], name: str, number: int, player: str | None = 
     """The decisions of record ``rec`` (number ``number`` of its file) replayed on the engine,
     column by column as :data:`DATASET_KEYS` names them (only ``player``'s seats if given);
     ``ValueError`` as :func:`replay` if the record does not replay."""
-    try:
-        game = get_game(str(rec["env"])).game_class()(**rec["params"])
-    except ValueError as exc:
-        raise ValueError(f"{name}: {exc}") from None
+    game = record_game(rec, name)
     try:  # the "state" option sets everything, the generator included: the rng given is unused
         state = game.new_initial_state(np.random.default_rng(0), rec["options"])
     except ValueError as exc:
@@ -274,6 +342,7 @@ def decisions(rec: dict[str, Any], name: str, number: int, player: str | None = 
         state.apply(action)
     final = _check_end(state, rec, name)
     cols["returns"] = [final[s] for s in cols["seats"]]
+    cols["truncated"] = [bool(state.is_truncated())] * len(cols["seats"])
     return cols
 
 
@@ -283,21 +352,24 @@ def write_dataset(
     """``--dataset``: the decisions of ``records`` (numbered ``numbers``) in one ``.npz``;
     returns the rows written. Records of other envs or parameters than the first are refused."""
     first = records[0]
+    game = record_game(first, f"{file} game {numbers[0]}")
     cols: dict[str, list[Any]] = {k: [] for k in DATASET_KEYS}
     for rec, n in zip(records, numbers, strict=True):
-        if (rec["env"], rec["params"]) != (first["env"], first["params"]):
+        other = record_game(rec, f"{file} game {n}")
+        if (other.name, other.config) != (game.name, game.config):
             raise ValueError(
                 f"--dataset: game {n} of {file} is of {rec['env']} {rec['params']}, game {numbers[0]} of "
-                f"{first['env']} {first['params']}; one dataset holds one env's observations"
+                f"{first['env']} {first['params']}; one dataset holds one game's observations"
             )
         for k, v in decisions(rec, f"{file} game {n}", n, player).items():
             cols[k] += v
+    if not cols["actions"] and player is None:
+        raise ValueError(f"--dataset: the games chosen from {file} hold no decision (they end before a move)")
     if not cols["actions"]:
         raise ValueError(
             f"--dataset: no decision of player {player!r} in {file} (its players: "
             f"{sorted({str(p) for rec in records for p in rec['seats']})})"
         )
-    game = get_game(str(first["env"])).game_class()(**first["params"])
     observations = np.stack(cols["observations"]).astype(np.float32)
     assert observations.shape[1:] == tuple(game.observation_shape)
     with Path(path).open("wb") as f:
@@ -311,6 +383,7 @@ def write_dataset(
             games=np.asarray(cols["games"], dtype=np.int32),
             players=np.asarray(cols["players"], dtype=np.str_),
             returns=np.asarray(cols["returns"], dtype=np.float32),
+            truncated=np.asarray(cols["truncated"], dtype=bool),
         )
     return len(cols["actions"])
 
@@ -361,7 +434,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 0
     rec = records[args.game - 1]
     pairing = f", {rec['pairing'][0]} vs {rec['pairing'][1]}" if "pairing" in rec else ""
-    print(f"{rec['env']} {rec['params'] or ''}: game {args.game} of {args.file}{pairing}", file=out)
+    params = f" {rec['params']}" if rec["params"] else ""
+    print(f"{rec['env']}{params}: game {args.game} of {args.file}{pairing}", file=out)
     frames: list[np.ndarray] | None = [] if args.gif else None
     env, _ = replay(rec, f"{args.file} game {args.game}", out, args.upto, args.delay, frames)
     if args.gif and frames:
@@ -379,7 +453,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.save:
         raw = env.unwrapped
         Path(args.save).write_text(json.dumps({STATE_OPTION: raw.state.to_dict()}), encoding="utf-8")
-        params = "".join(f" --param {k}={json.dumps(v)}" for k, v in rec["params"].items())
+        params = "".join(f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in rec["params"].items())
         print(
             f"wrote {args.save}; play on from there: eightfold play {raw.game.name}{params} "
             f"--options @{args.save} --vs <bot or model>",

@@ -133,7 +133,8 @@ def play_game(
     """One game, ``players[s]`` in seat ``s``, from the initial position (or ``start``); the
     final returns per seat. A ``record`` dict given is filled with the game's first state
     (``"options": {"state": state.to_dict()}``, the reset options that set it up again,
-    its generator included) and its moves in notation (``"moves"``)."""
+    its generator included), its moves in notation (``"moves"``) and whether the game was cut
+    off at its step limit (``"truncated"``)."""
     seeds = _game_seeds(game, seed)
     state = start_of(game, np.random.default_rng(seeds[0]), start)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
@@ -152,6 +153,8 @@ def play_game(
         state.apply(action)
     else:
         raise RuntimeError("a game ran past the game's max_game_length")
+    if record is not None:
+        record["truncated"] = bool(state.is_truncated())  # cut off at the game's step limit
     return np.asarray(state.returns(), dtype=np.float64)
 
 

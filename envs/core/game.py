@@ -308,6 +308,7 @@ class Game(ABC, Generic[C, S]):
             raise ValueError(
                 f"reset option {STATE_OPTION!r} must be a dict written by state.to_dict(), got {type(d).__name__}"
             )
+        self._check_state_game(d)
         try:
             state = cast(S, state_class.from_dict(d))
         except ValueError as exc:
@@ -322,6 +323,21 @@ class Game(ABC, Generic[C, S]):
                 )
             raise ValueError(f"reset option {STATE_OPTION!r} holds a game of other parameters: {differ}")
         return state
+
+    def _check_state_game(self, d: Mapping[str, Any]) -> None:
+        """A state dict of another game is named as such (its parameters tell the game), not
+        reported as keys this game's state lacks."""
+        conf = d.get("config")
+        if not (isinstance(conf, Mapping) and dataclasses.is_dataclass(self.config)):
+            return
+        if set(conf) == {f.name for f in dataclasses.fields(self.config)}:
+            return
+        from envs.core.registry import GAMES, installed_games
+
+        for name in installed_games():
+            other = GAMES[name].game_class().config_class
+            if name != self.name and set(conf) == {f.name for f in dataclasses.fields(other)}:
+                raise ValueError(f"reset option {STATE_OPTION!r} holds a state of {name}, not of {self.name}")
 
     @abstractmethod
     def observe(self, state: S, seat: int) -> np.ndarray:

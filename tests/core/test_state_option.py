@@ -120,3 +120,16 @@ def test_every_game_lists_its_reset_options(game_name: str) -> None:
     assert STATE_OPTION in game_cls.reset_options
     with pytest.raises(ValueError, match=re.escape(f"allowed: {list(game_cls.reset_options)}")):
         game_cls().new_initial_state(np.random.default_rng(0), {"no_such_option": 1})
+
+
+def test_a_state_of_another_game_is_named(game_name: str) -> None:
+    """A state written by another game is refused naming that game, not as keys missing."""
+    game = make_game(game_name, {})
+    for other in GAMES:
+        if other == game_name:
+            continue
+        state = make_game(other, {}).new_initial_state(np.random.default_rng(0))
+        with pytest.raises(
+            ValueError, match=rf"reset option 'state' holds a state of {other}, not of {game_name}"
+        ):
+            game.new_initial_state(np.random.default_rng(0), {STATE_OPTION: state.to_dict()})

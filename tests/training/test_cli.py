@@ -675,3 +675,20 @@ def test_resume_starts_from_the_furthest_model(tmp_path: Path) -> None:
     assert latest_model_steps(tmp_path) == (tmp_path / "checkpoints" / "model_21632_steps.zip", 21632)
     (tmp_path / "train_summary.json").write_text(json.dumps({"timesteps": 30000}))
     assert latest_model_steps(tmp_path) == (tmp_path / "model.zip", 30000)
+
+
+def test_output_piped_into_head_ends_quietly() -> None:
+    """A reader that stops early (``eightfold list | head -1``) ends the command with status 0
+    and no error (``BrokenPipeError`` is an ``OSError``, so it must be caught first)."""
+    import os
+
+    code = "import sys; from training.cli import main; sys.exit(main(sys.argv[1:]))"
+    for command in (["list"], ["play", "octi", "--random"]):  # output within the pipe's buffer and beyond
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before the first line
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *command], stdout=write, stderr=subprocess.PIPE, timeout=120
+        )
+        os.close(write)
+        err = proc.stderr.decode()
+        assert proc.returncode == 0 and "Broken pipe" not in err and "Traceback" not in err, err

@@ -94,7 +94,7 @@ def test_options_file_holds_a_snapshot(tmp_path: Path, capsys: pytest.CaptureFix
     [
         (("--moves", "prong c2 N; prong z9 S"), "--moves: move 2 'prong z9 S' (player_1 to act): "),
         (("--moves", "prong c2 N;; step c2 N"), "--moves: move 2 is empty; expected moves in the game's notation"),
-        (("--options", '{"moves": ['), "--options is not valid JSON (Expecting value at line 1 column 12); expected"),
+        (("--options", '{"moves": ['), "--options is not valid JSON (Expecting value: line 1 column 12 (char 11)); expected"),
         (("--options", "[1]"), "--options must be a JSON object of the game's reset options (see its doc page), got a JSON array"),
         (("--options", '{"deck_top": []}'), "--options: unknown reset option(s) ['deck_top']; allowed: ['moves', 'position', 'state']"),
         (("--options", '{"moves": ["prong c2 X"]}'), "--options: option 'moves'[0] 'prong c2 X': "),
@@ -210,9 +210,12 @@ def test_bad_watch_options_are_usage_errors(
 def test_eval_plays_every_game_from_the_start_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """From a finished game every game's result is that game's: the first player wins in the
-    winner's seat and loses in the other, whoever plays; the JSON names the start."""
+    """Every game starts from the position given, and its result is that game's: from a game
+    one move short of its end, the first player wins in the winner's seat and loses in the
+    other, whoever plays (the pairing, from the finished game); the CLI refuses a start where
+    the game is already over, and the JSON names the start."""
     from envs.core.bots import make_bot
+    from training.tournament import play_pairing
 
     env = GAMES["octi"].env()
     game = env.unwrapped.game
@@ -226,13 +229,19 @@ def test_eval_plays_every_game_from_the_start_given(
         moves.append(env.unwrapped.action_to_string(action))
         env.step(action)
     assert env.unwrapped.state.returns().tolist() == [1.0, -1.0]  # heuristic won, in seat 0
+    res = play_pairing(game, bots[1], bots[0], ("random", "heuristic"), range(6), start=(None, moves))
+    assert (res.wins, res.losses) == (3, 3)  # random "wins" in seat 0
     out = tmp_path / "r.json"
     args = ["eval", "octi", "--players", "random", "heuristic", "--games", "6", "--workers", "1"]
-    assert main([*args, "--moves", "; ".join(moves), "--json", str(out)]) == 0
-    assert f"every game starts from {len(moves)} move(s) of --moves" in capsys.readouterr().out
-    res = json.loads(out.read_text())
-    assert res["start"] == {"options": None, "moves": moves}
-    assert (res["pairs"][0]["wins"], res["pairs"][0]["losses"]) == (3, 3)  # random wins in seat 0
+    assert main([*args, "--moves", "; ".join(moves)]) == 2
+    assert "game 1 of each pairing (its own deal, --seed 0): the game is over there: nothing to play" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--moves", "; ".join(moves[:-1]), "--json", str(out)]) == 0
+    assert f"every game starts from {len(moves) - 1} move(s) of --moves" in capsys.readouterr().out
+    res_json = json.loads(out.read_text())
+    assert res_json["start"] == {"options": None, "moves": moves[:-1]}
+    assert res_json["pairs"][0]["games"] == 6
     # a start that cannot be set up stops the tournament before its games, naming the move
     assert main([*args, "--moves", "; ".join([*moves, moves[-1]])]) == 2
     assert (
@@ -255,3 +264,31 @@ def test_eval_checks_the_moves_after_every_games_deal(capsys: pytest.CaptureFixt
     }
     first = "place straight d6; place straight d3"
     assert main([*args, "--options", json.dumps(position), "--moves", first]) == 0
+
+
+def test_play_refuses_a_position_where_the_game_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play`` from a finished position has nothing to play (``render`` still draws it)."""
+    moves, _ = _random_game("octi", {}, seed=3)
+    joined = "; ".join(moves)
+    for how in (["--random"], ["--watch", "random"], ["--vs", "random"]):
+        assert main(["play", "octi", "--moves", joined, *how]) == 2
+        assert "the game is over in the position of --moves: nothing to play" in capsys.readouterr().err
+    assert main(["render", "octi", "--moves", joined, "--out", str(tmp_path / "end.png")]) == 0
+
+
+def test_command_line_mistakes_with_files_and_params_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A binary file where JSON is expected, and ``render_mode`` given as a game parameter,
+    are usage errors naming them (they were tracebacks)."""
+    binary = tmp_path / "x.gz"
+    binary.write_bytes(b"\x1f\x8b\x08\x00\xff\xfe")
+    assert main(["replay", str(binary)]) == 2
+    assert f"'{binary}' is not a text file (UTF-8)" in capsys.readouterr().err
+    assert main(["render", "octi", "--options", f"@{binary}", "--out", str(tmp_path / "o.png")]) == 2
+    assert f"--options file '{binary}' is not a text file (UTF-8)" in capsys.readouterr().err
+    for command in (["play", "octi", "--random"], ["render", "octi", "--out", str(tmp_path / "o.png")]):
+        assert main([*command, "--param", "render_mode=ansi"]) == 2
+        assert "--param render_mode: not a game parameter" in capsys.readouterr().err

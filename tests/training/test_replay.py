@@ -106,7 +106,8 @@ def test_eval_writes_one_line_per_game_and_replay_lists_them(
     for k, (row, line) in enumerate(zip(listed[1:], lines, strict=True), 1):
         rec = json.loads(line)
         assert row.split()[:3] == [str(k), rec["result"], str(len(rec["moves"]))]
-        assert f"(game {k - 1} of heuristic vs greedy)" in row
+        assert f"(game {k} of heuristic vs greedy)" in row and rec["game"] == k - 1  # from 0 in the file
+        assert rec["truncated"] is False and "cut off" not in row
 
 
 def test_replay_shows_every_move_and_stops_where_asked(
@@ -168,7 +169,18 @@ def test_records_that_do_not_replay_are_named(
     assert f"'{bad}' line 1: returns must be a list of numbers, one per seat" in case(
         json.dumps({**rec, "returns": rec["returns"][:1]})
     )
-    assert f"'{bad}' line 1: options must be a JSON object, got 5" in case(json.dumps({**rec, "options": 5}))
+    for options in (5, {}, {"position": {}}):  # a record starts from its first state, nothing else
+        assert f"'{bad}' line 1: options must be {{\"state\": ...}} (the game's first state" in case(
+            json.dumps({**rec, "options": options})
+        )
+    for key, value, expected in (
+        ("pairing", ["x"], "a list of the pairing's two player names, got ['x']"),
+        ("game", -1, "an int >= 0, got -1"),
+        ("result", "won", "one of ['win', 'draw', 'loss'], got 'won'"),
+        ("truncated", "no", "true or false, got 'no'"),
+        ("params", {"render_mode": "ansi"}, "a JSON object of the game's parameters"),
+    ):
+        assert f"'{bad}' line 1: {key} must be {expected}" in case(json.dumps({**rec, key: value}))
     assert f"{bad} game 1: num_players must be an int in [2, 8], got 'x'" in case(
         json.dumps({**rec, "params": {"num_players": "x"}}), "1"
     )
@@ -187,6 +199,11 @@ def test_records_that_do_not_replay_are_named(
     cut = {**rec, "moves": rec["moves"][:-1]}
     assert "the game is not over, but the record says returns" in case(json.dumps(cut), "1")
     other = {**rec, "params": {"num_players": 3}}
+    assert (
+        f"{bad} game 1: its seats name 2 players, but over_and_out with its params {{'num_players': 3}} has 3"
+        in (case(json.dumps(other), "1"))
+    )
+    other = {**rec, "params": {"num_players": 2, "starting_chips": 3}}
     assert "its options do not set up a game: reset option 'state' holds a game of other parameters" in case(
         json.dumps(other), "1"
     )
@@ -251,6 +268,23 @@ def test_dataset_rows_are_the_envs_observations_masks_and_moves(
     np.testing.assert_array_equal(kept["observations"], data["observations"][chosen])
 
 
+def test_replay_save_prints_a_command_a_shell_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--save``'s command line quotes each ``--param`` (a JSON value holds spaces and quotes)."""
+    import shlex
+
+    path, pos = tmp_path / "d.jsonl", tmp_path / "pos.json"
+    deck = '{"0": 20, "1": 20, "x2": 4}'
+    args = ["eval", "over_and_out", "--param", "num_players=2", "--param", f"deck_counts={deck}"]
+    assert main([*args, "--players", "random", "greedy", "--games", "1", "--records", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path), "1", "--upto", "2", "--save", str(pos)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    command = shlex.split(line.split("play on from there: ", 1)[1])
+    assert command[:2] == ["eightfold", "play"] and f"deck_counts={deck}" in command
+
+
 def test_dataset_mistakes_are_named(
     records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -267,9 +301,15 @@ def test_dataset_mistakes_are_named(
     )
     rec = load_records(records_file)[0]
     mixed = tmp_path / "mixed.jsonl"
-    mixed.write_text(json.dumps(rec) + "\n" + json.dumps({**rec, "params": {"num_players": 3}}) + "\n")
+    other = {**rec, "params": {"num_players": 2, "starting_chips": 3}}
+    mixed.write_text(json.dumps(rec) + "\n" + json.dumps(other) + "\n")
     assert "--dataset: game 2 of" in err(str(mixed), "--dataset", out)
     assert not Path(out).exists()
+    # the same game, named and parametrised another way, goes in the same dataset
+    same = {**rec, "env": "over_and_out", "params": {"num_players": 2, "starting_chips": 4}}
+    mixed.write_text(json.dumps(rec) + "\n" + json.dumps(same) + "\n")
+    assert main(["replay", str(mixed), "--dataset", out]) == 0
+    assert set(np.load(out)["games"].tolist()) == {1, 2}
 
 
 def test_play_adds_finished_games_to_a_record_file(
@@ -315,6 +355,47 @@ def test_play_adds_finished_games_to_a_record_file(
     assert (
         len(human["seats"]) > 0 and set(human["seats"].tolist()) == {1} and set(human["players"]) == {"human"}
     )
+    # the --vs game is a pairing's game, as eval writes one: human against the bot, the human's result
+    vs = records[2]
+    human_result = "win" if vs["returns"][1] > vs["returns"][0] else "loss"
+    assert (vs["pairing"], vs["game"], vs["result"]) == (["human", "greedy"], 0, human_result)
+    assert all("pairing" not in r and "result" not in r for r in records[:2])
+    assert main(["replay", str(path), "--result", human_result]) == 0
+    assert "(game 1 of human vs greedy)" in capsys.readouterr().out
+
+
+def test_play_records_a_game_that_ends_on_its_last_allowed_step_and_keeps_lines_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--max-steps N`` stops a game still running after N moves; a game that ended on its
+    N-th is over and recorded. A file whose last line lacks its newline gets one first."""
+    path = tmp_path / "p.jsonl"
+    args = ["play", "over_and_out", "--param", "num_players=2", "--random", "--seed", "4"]
+    assert main([*args, "--record", str(path)]) == 0
+    n = len(load_records(path)[0]["moves"])
+    path.write_text(path.read_text().rstrip("\n"))  # as an editor may leave it
+    assert main([*args, "--max-steps", str(n), "--record", str(path)]) == 0
+    assert main([*args, "--max-steps", str(n - 1), "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(f"added the game to {path}") == 2 and f"(stopped after {n - 1} steps" in out
+    first, second = load_records(path)
+    assert first == second
+
+
+def test_truncated_games_are_marked_in_records_lists_and_datasets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game cut off at its step limit is no draw of play: the record, the list and the
+    dataset say so (``truncated``), for offline RL's bootstrapping."""
+    path, data = tmp_path / "t.jsonl", tmp_path / "t.npz"
+    args = ["eval", "octi", "--param", "max_turns=3", "--players", "random", "greedy", "--games", "2"]
+    assert main([*args, "--workers", "1", "--records", str(path)]) == 0
+    assert all(r["truncated"] and r["result"] == "draw" for r in load_records(path))
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.count("(cut off at the step limit)") == 2
+    assert main(["replay", str(path), "--dataset", str(data)]) == 0
+    assert np.load(data)["truncated"].all()
 
 
 def test_replay_gif_holds_every_position_shown(records_file: Path, tmp_path: Path) -> None:
