@@ -183,6 +183,13 @@ class TrainConfig:
                 f"eval_opponents must be a list of bot specs (YAML list, or --set "
                 f'\'eval_opponents=["random", "heuristic"]\'), got {self.eval_opponents!r}'
             )
+        periodic = int(self.eval_every) > 0 and int(self.eval_games) > 0
+        if not self.eval_opponents and (periodic or int(self.final_eval_games) > 0):
+            raise ValueError(
+                "eval_opponents must name at least one bot while the run evaluates (eval_every "
+                f"{self.eval_every} with eval_games {self.eval_games}, final_eval_games "
+                f"{self.final_eval_games}; eval_games 0 and final_eval_games 0 evaluate nothing)"
+            )
         self._validate_for_game()
 
     def _validate_for_game(self) -> None:
@@ -192,7 +199,7 @@ class TrainConfig:
         RLlib run, or ``self`` where past selves may play."""
         from envs.core.bots import make_bot
         from envs.core.registry import get_game
-        from training.players import PolicyPlayer, game_bots, is_model_spec
+        from training.players import PolicyPlayer, game_bots, is_model_spec, params_note
         from training.rllib.common import is_rllib_spec
 
         entry = get_game(self.env)
@@ -212,7 +219,8 @@ class TrainConfig:
             if is_model_spec(spec):
                 if not Path(spec.strip()).is_file():
                     raise ValueError(f"{option}: no model at {spec!r}")
-                try:  # its spaces must be this game config's
+                try:  # another game's model is named as such; then its spaces must be this game config's
+                    params_note(spec.strip(), game)
                     PolicyPlayer.load(spec.strip(), game)
                 except ValueError as exc:
                     raise ValueError(f"{option}: {exc}") from None
@@ -267,10 +275,11 @@ def _check_type(f: dataclasses.Field[Any], value: Any) -> None:
         raise ValueError(f"{name} must be {_KIND[base]}{null}, got {value!r}")
 
 
-def parse_opponents(value: Any) -> dict[str, float]:
+def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
     """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights. In a
     comma list a ``k=v`` item continues the bot spec before it, so a spec keeps all its
-    parameters: ``"random,mcts:sims=50,c=0.5"`` is ``random`` and ``mcts:sims=50,c=0.5``."""
+    parameters: ``"random,mcts:sims=50,c=0.5"`` is ``random`` and ``mcts:sims=50,c=0.5``.
+    Errors name ``option``."""
     if isinstance(value, str):
         items: list[str] = []
         for part in (p.strip() for p in value.split(",")):
@@ -287,11 +296,11 @@ def parse_opponents(value: Any) -> dict[str, float]:
             try:
                 weights[str(k)] = float(v)
             except (TypeError, ValueError):
-                raise ValueError(f"opponents: the weight of {k!r} must be a number, got {v!r}") from None
+                raise ValueError(f"{option}: the weight of {k!r} must be a number, got {v!r}") from None
         return weights
     if isinstance(value, list):
         return dict.fromkeys((str(v) for v in value), 1.0)
-    raise ValueError(f"opponents must be a comma list, a list or a mapping, got {value!r}")
+    raise ValueError(f"{option} must be a comma list, a list or a mapping, got {value!r}")
 
 
 def default_config_path(env: str) -> Path | None:
@@ -305,6 +314,11 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
             data = yaml.safe_load(f) or {}
     except FileNotFoundError as exc:
         raise ValueError(f"no config file {str(path)!r}") from exc
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where is not None else ""
+        problem = getattr(exc, "problem", None) or "malformed"
+        raise ValueError(f"{path}: not valid YAML{at} ({problem})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a mapping at the top level")
     return data
@@ -325,8 +339,13 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
     if "opponents" in values:
         values["opponents"] = parse_opponents(values["opponents"])
     if values.get("pretrain_opponents") is not None:
-        values["pretrain_opponents"] = parse_opponents(values["pretrain_opponents"])
+        values["pretrain_opponents"] = parse_opponents(values["pretrain_opponents"], "pretrain_opponents")
     if "params" in values:
+        if values["params"] is not None and not isinstance(values["params"], dict):
+            raise ValueError(
+                f"{source}: params must be a mapping of game parameters (e.g. {{num_players: 3}}), "
+                f"got {values['params']!r}"
+            )
         values["params"] = {**cfg.params, **(values["params"] or {})}
     return dataclasses.replace(cfg, **values)
 

@@ -9,8 +9,10 @@ Players are bot specs (``random``, ``heuristic``, ``mcts:sims=100``) or saved mo
 ``--mode all`` plays every pairing. In each pairing the first player's seat rotates and
 the other seats are the second player (for more than two seats both directions are played
 in ``all`` mode; in solo games both play every deal, head to head). Output: a table with
-95% Wilson intervals, mean placement, Elo (Bradley-Terry), plus ``--json`` and ``--plot``
-files. Games run in ``--workers`` processes once the whole tournament holds 40 games or more
+95% Wilson intervals, mean placement (1 = first among the game's sides; a 2v2 game has two,
+the teams), Elo (a Bradley-Terry fit to each pairing's score: wins and half the draws between
+two sides; with more, the first player's place among them, scored so that equals rate equal
+although the second player holds more seats), plus ``--json`` and ``--plot`` files. Games run in ``--workers`` processes once the whole tournament holds 40 games or more
 (all pairings together; fewer are played in-process). ``--options`` and ``--moves`` start
 every game from a chosen position (:mod:`training.position`), after that game's own deal.
 ``--records FILE.jsonl`` keeps every game (one JSON line each: the seats' players, the first
@@ -177,6 +179,7 @@ def run_tournament(
     results = [merged[p] for p in pairs]
     solo = game.num_players == 1
     env_id = get_game(env).env_id
+    sides = 2 if solo else game.num_players // len(team_seats(game, 0))
     kept: dict[str, Any] = {}
     if records:
         kept["records"] = [
@@ -191,13 +194,13 @@ def run_tournament(
         "params": params,
         "num_players": game.num_players,
         # the sides a game is won between (2v2: two teams; solo: two players on the same deals)
-        "sides": 2 if solo else game.num_players // len(team_seats(game, 0)),
+        "sides": sides,
         "seating": "the same deals, scores compared" if solo else "seats rotated",
         "games_per_pairing": games,
         **({"start": {"options": start[0], "moves": start[1]}} if start is not None else {}),
         "players": list(players),
         "pairs": [r.summary() for r in results],
-        "elo": bradley_terry_elo(list(players), results),
+        "elo": bradley_terry_elo(list(players), results, sides=sides),
         **kept,
     }
 
@@ -205,7 +208,7 @@ def run_tournament(
 # ---------------------------------------------------------------------- output
 def format_table(res: dict[str, Any]) -> str:
     head = f"{'player':34s} {'vs':22s} {'games':>5s} {'W':>5s} {'D':>4s} {'L':>5s} {'win rate [95% CI]':>24s}"
-    multi = res["num_players"] > 2
+    multi = res.get("sides", res["num_players"]) > 2
     head += f" {'place':>6s}" if multi else ""
     lines = [head, "-" * len(head)]
     for p in res["pairs"]:

@@ -735,9 +735,10 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
         parts.append(new)
         demos = concat(parts)
         t2 = time.time()
+        against = "alone (solo)" if game.num_players == 1 else f"against {record['opponents']}"
         print(
-            f"pretraining round {r}: {len(new):,} decisions played by {row['played_by']} against "
-            f"{record['opponents']}, labelled by {teacher!r} ({t2 - t1:.0f}s)"
+            f"pretraining round {r}: {len(new):,} decisions played by {row['played_by']} {against}, "
+            f"labelled by {teacher!r} ({t2 - t1:.0f}s)"
             + (f"; on-policy agreement {row['on_policy_agreement']}" if r > 0 else "")
             + f"; fitting {cfg_dict['pretrain_epochs']} epochs on {len(demos):,}",
             flush=True,

@@ -78,9 +78,14 @@ def _seat_value(name: str, seat: Any, n: int) -> int | None:
 
 
 def placement(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()) -> float:
-    """1 = best; ties share the mean of their places. Partners (``team``) are not rivals."""
+    """1 = best; ties share the mean of their places. Partners (``team``: ``seat`` and the
+    seats that share its return) are not rivals, and each other team counts once: with teams
+    of k seats, seat s is on the side of the seats s mod n/k (``team_seats``' pairing), so a
+    2v2 game is placed 1 (won), 1.5 (drawn) or 2 (lost)."""
     mine = returns[seat]
-    rivals = [r for s, r in enumerate(returns) if s != seat and s not in team]
+    n = len(returns)
+    step = n // max(1, len(team)) if len(team) > 1 else n
+    rivals = [returns[s] for s in range(step) if s != seat % step and s not in team]
     above = sum(1 for r in rivals if r > mine + 1e-9)
     tied = sum(1 for r in rivals if abs(r - mine) <= 1e-9)
     return 1.0 + above + 0.5 * tied
@@ -284,7 +289,8 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             # as PettingZoo's TerminateIllegalWrapper: the episode ends, the mover is penalised
             self._done = True
             info = self._info()
-            info.update(illegal_action=True, outcome="loss", placement=float(self.game.num_players))
+            sides = self.game.num_players // max(1, len(self._team))
+            info.update(illegal_action=True, outcome="loss", placement=float(sides))
             info["return"] = self.illegal_reward
             return self._obs(), self.illegal_reward, True, False, info
         state.apply(a)
@@ -438,5 +444,10 @@ def make_single_agent_env(
         pool = OpponentPool.from_specs(game, opponents if opponents is not None else ["random"], bots)
     if partner is not None and not isinstance(partner, str):
         raise ValueError(f"partner must be a player spec (a bot name or a model path), got {partner!r}")
+    if partner == "self":
+        raise ValueError(
+            "partner 'self' (past selves as the partner) is eightfold train's: it keeps the pool of "
+            "snapshots; here give a bot spec or a model path, or None for the opponents' pool"
+        )
     mate = make_player(game, partner, bots) if partner else None
     return SingleAgentEnv(game, pool, seat=seat, partner=mate, **view)

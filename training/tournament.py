@@ -62,6 +62,14 @@ class PairResult:
         """Wins + half the draws, per game."""
         return (self.wins + 0.5 * self.draws) / max(1, self.games)
 
+    def placement_score(self, sides: int) -> float:
+        """``a``'s mean place turned into a score in [0, 1]: ``(sides - place) / (sides - 1)``
+        per game, so 0.5 between equals however many seats ``b`` holds (with two sides it is
+        :attr:`score`: a win 1, a draw 0.5, a loss 0)."""
+        if not self.placements or sides < 2:
+            return self.score
+        return float(np.mean([(sides - p) / (sides - 1) for p in self.placements]))
+
     def summary(self) -> dict[str, Any]:
         lo, hi = wilson(self.wins, self.games)
         return {
@@ -225,12 +233,16 @@ def play_pairing(
 
 
 def bradley_terry_elo(
-    names: Sequence[str], pairs: Sequence[PairResult], iters: int = 2000
+    names: Sequence[str], pairs: Sequence[PairResult], iters: int = 2000, sides: int = 2
 ) -> dict[str, float]:
     """Elo ratings (400·log10 strength) of a Bradley-Terry fit to the pairwise scores.
 
-    Each pairing counts ``games`` comparisons of which ``a`` won ``score·games``. A tiny
-    prior (half a draw against every other player) keeps all-win records finite.
+    Each pairing counts ``games`` comparisons of which ``a`` won ``placement_score·games``:
+    with two sides a win, half a draw; with more (``a`` in one seat of a 3- or 4-player game,
+    ``b`` in the others) ``a``'s place among the ``sides``, scored so that equal players
+    come out equal (a first player who wins 1/3 of 3-player games against copies of itself is
+    no weaker than they are). A tiny prior (half a draw against every other player) keeps
+    all-win records finite.
     """
     idx = {name: i for i, name in enumerate(names)}
     m = len(names)
@@ -241,7 +253,7 @@ def bradley_terry_elo(
                 wins[i, j] = 0.25  # prior: half a draw
     for p in pairs:
         i, j = idx[p.a], idx[p.b]
-        w = p.score * p.games
+        w = p.placement_score(sides) * p.games
         wins[i, j] += w
         wins[j, i] += p.games - w
     strength = np.ones(m)

@@ -125,7 +125,9 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     else:
         path = args.config or default_config_path(name)
         if path is not None:
-            cfg = merge(cfg, read_yaml(path), str(path))
+            data = read_yaml(path)
+            _check_run_keys(data, str(path), name, out)
+            cfg = merge(cfg, data, str(path))
     flags: dict[str, Any] = {"params": parse_params(args.param, args.variant)}
     for key in ("timesteps", "seed", "n_envs", "vec_env", "eval_every"):
         if getattr(args, key) is not None:
@@ -136,7 +138,11 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
         flags["final_eval_games"] = args.eval_games
     if args.no_progress:
         flags["progress_bar"] = False
-    flags.update(parse_params(args.set, flag="--set"))
+    given = parse_params(args.set, flag="--set")
+    for key, how in (("env", "the game is the command's first argument"), ("out", "give --out DIR")):
+        if key in given:
+            raise ValueError(f"--set {key}: not a setting of --set ({how})")
+    flags.update(given)
     cfg = merge(cfg, flags, "command line")
     cfg.env, cfg.out = name, str(out)
     cfg.validate()
@@ -151,6 +157,22 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
             )
         check_resume(cfg, saved, out)
     return cfg
+
+
+def _check_run_keys(data: dict[str, Any], source: str, name: str, out: Path) -> None:
+    """A ``--config`` file names the run's game and folder only as the command line does: an
+    ``env`` of another game is an error, and an ``out`` other than the run's is named (a run's
+    saved ``config.yaml`` holds both, and may start a new run elsewhere)."""
+    if "env" in data and get_game(str(data["env"])).name != name:
+        raise ValueError(
+            f"{source}: env {data['env']!r} is not the game this command trains ({name}); the game "
+            "is the command's first argument"
+        )
+    if "out" in data and Path(str(data["out"])) != out:
+        print(
+            f"note: {source} names out {data['out']!r}; this run goes to {str(out)!r} (--out)",
+            file=sys.stderr,
+        )
 
 
 #: options fixed by the saved model's network: a resume cannot change them
@@ -397,8 +419,9 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         pretrain(model, cfg.to_dict(), out)
         pretrain_s = time.time() - t_pre
     print(
-        f"training {entry.env_id}{f' {cfg.params}' if cfg.params else ''} on {cfg.n_envs} {cfg.vec_env} envs vs "
-        f"{dict(cfg.opponents)}; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels, cfg.vf_arch)}",
+        f"training {entry.env_id}{f' {cfg.params}' if cfg.params else ''} on {cfg.n_envs} {cfg.vec_env} envs "
+        + ("solo (no opponents)" if game.num_players == 1 else f"vs {dict(cfg.opponents)}")
+        + f"; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels, cfg.vf_arch)}",
         flush=True,
     )
     remaining = max(0, cfg.timesteps - model.num_timesteps)
@@ -487,6 +510,8 @@ def note_opponent_params(cfg: TrainConfig) -> None:
 def cmd_train(args: argparse.Namespace) -> int:
     check_backend_flags(args)
     cfg = resolve_config(args)
+    if args.backend != "rllib" and cfg.rllib:
+        raise ValueError(f"rllib {cfg.rllib}: settings of --backend rllib only (this run is --backend sb3)")
     note_opponent_params(cfg)
     if args.backend == "rllib":
         from training.rllib.train import train_rllib

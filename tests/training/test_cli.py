@@ -144,12 +144,18 @@ def test_options_of_the_other_backend_and_bad_paths_are_usage_errors(
     from training.cli import main
 
     (tmp_path / "afile").write_text("")
+    other_game = "octi" if GAME[0] != "octi" else "over_and_out"  # type: ignore[index]
+    (tmp_path / "other.yaml").write_text(f"env: {other_game}\n")
     cases = [
         (["train", *env_args(), "--num-env-runners", "3"], "--num-env-runners: for --backend rllib only"),
         (["train", *env_args(), "--iterations", "1", "--self-play", "frozen"], "--self-play, --iterations"),
         (["train", *env_args(), "--backend", "rllib", "--eval-games", "2"], "--eval-games: for --backend sb3"),
         (["train", *env_args(), "--set", "batch_size=100000"], "batch_size must be <= n_steps x n_envs"),
         (["train", *env_args(), "--out", str(tmp_path / "afile")], "is a file"),
+        (["train", *env_args(), "--set", "env=octi"], "--set env: not a setting of --set (the game is the command's"),
+        (["train", *env_args(), "--set", "out=runs/x"], "--set out: not a setting of --set (give --out DIR)"),
+        (["train", *env_args(), "--set", 'rllib={"lambda_": 0.5}'], "settings of --backend rllib only"),
+        (["train", *env_args(), "--config", str(tmp_path / "other.yaml")], "is not the game this command trains"),
         (["eval", *env_args(), "--players", "random", "greedy", "--json", str(tmp_path)], "is a directory"),
         (["eval", *env_args(), "--players", "random", "greedy", "--json", f"{tmp_path / 'afile'}/r.json"],
          "cannot create its folder"),
@@ -176,7 +182,8 @@ def test_a_model_of_another_game_is_refused_before_the_run(
     args = ["train", other, "--opponents", f"random,{run_dir / 'model.zip'}", "--out", str(out)]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert "opponents: policy" in err and "was trained on observations" in err
+    trained = GAME[0]  # type: ignore[index]
+    assert f"opponents: {run_dir / 'model.zip'} was trained on {trained}, not {other}" in err
     assert not out.exists(), "no half-made run"
 
 

@@ -100,6 +100,8 @@ def test_an_option_out_of_range_is_named(key: str, value: Any, message: str) -> 
         ({"params": {"num_players": 2}, "seat": 2}, r"seat must be in \[0, 1\] for 2 player\(s\)"),
         ({"params": {"num_players": 99}}, r"num_players must be"),
         ({"env": "chess"}, r"unknown game 'chess'"),
+        ({"eval_opponents": []}, r"eval_opponents must name at least one bot while the run evaluates"),
+        ({"eval_opponents": [], "eval_every": 0, "final_eval_games": 4}, r"eval_opponents must name"),
     ],
 )
 def test_a_player_seat_or_game_option_is_checked_against_the_game(
@@ -117,6 +119,25 @@ def test_zero_turns_evaluations_off_and_no_hidden_layers_is_allowed() -> None:
     merge(
         TrainConfig(), {"eval_every": 0, "eval_games": 0, "final_eval_games": 0, "net_arch": []}, "t"
     ).validate()
+    # nothing evaluates, so no baseline is needed
+    merge(TrainConfig(), {"eval_games": 0, "final_eval_games": 0, "eval_opponents": []}, "t").validate()
+
+
+def test_malformed_files_and_values_name_their_source(tmp_path: Path) -> None:
+    """A malformed YAML, a ``params`` that is no mapping and a misnamed option's errors name
+    the file or option (they were tracebacks, or named ``opponents`` for
+    ``pretrain_opponents``)."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("timesteps: 128\nnet_arch: [64,\n")
+    with pytest.raises(ValueError, match=rf"{broken}: not valid YAML at line 3, column 1"):
+        read_yaml(broken)
+    for source in ("command line", "c.yaml"):
+        with pytest.raises(ValueError, match=rf"{source}: params must be a mapping of game parameters"):
+            merge(TrainConfig(), {"params": 5}, source)
+    with pytest.raises(ValueError, match=r"^pretrain_opponents must be a comma list, a list or a mapping"):
+        merge(TrainConfig(), {"pretrain_opponents": 5}, "t")
+    with pytest.raises(ValueError, match=r"^pretrain_opponents: the weight of 'random' must be a number"):
+        merge(TrainConfig(), {"pretrain_opponents": {"random": "x"}}, "t")
 
 
 def test_a_yaml_exponent_without_a_dot_is_a_number(tmp_path: Path) -> None:

@@ -245,6 +245,28 @@ def test_placement_and_outcome() -> None:
     teams = np.array([1.0, -1.0, 1.0, -1.0])
     assert outcome(teams, 0, frozenset({0, 2})) == "win"
     assert outcome(np.array([0.3]), 0) == "win"
+    # 2v2: the other team is one rival side, so a game is placed 1, 1.5 or 2 (it was 1..3)
+    assert placement(teams, 0, frozenset({0, 2})) == 1.0 and placement(teams, 3, frozenset({1, 3})) == 2.0
+    assert placement(np.zeros(4), 1, frozenset({1, 3})) == 1.5
+
+
+def test_an_illegal_move_in_2v2_is_placed_last_of_the_two_sides() -> None:
+    from envs.otto_game_over.game import OttoGameOverGame
+
+    game = OttoGameOverGame(num_players=4, teams=True)
+    env = random_view(game)
+    env.reset(seed=0, options={"seat": 0})
+    illegal = int(np.flatnonzero(~env.action_masks().astype(bool))[0])
+    _o, _r, _term, _trunc, info = env.step(illegal)
+    assert info["illegal_action"] and info["placement"] == 2.0
+
+
+def test_the_gymnasium_view_names_partner_self_as_eightfold_trains() -> None:
+    from training.single_agent import make_single_agent_env
+
+    game = ToyGame(num_players=4, teams=True)
+    with pytest.raises(ValueError, match="partner 'self' .* is eightfold train's"):
+        make_single_agent_env(game, ["random"], {"random": RandomBot}, partner="self")
 
 
 def test_a_state_option_starts_the_episode_there_and_a_finished_one_is_refused() -> None:

@@ -145,3 +145,26 @@ def test_python_api_mistakes_are_value_errors_naming_them() -> None:
             OpponentPool.from_specs(game, {"random": weight}, bots)  # type: ignore[dict-item]
     with pytest.raises(ValueError, match=r"^opponents: the weight of 'random' must be a number, got 'x'"):
         parse_opponents({"random": "x"})
+
+
+def test_elo_of_equals_is_equal_however_many_seats_the_second_player_holds() -> None:
+    """In a 3- or 4-player game the first player holds one seat and the second the others, so
+    between equals it wins 1/n of the games; Elo reads its place among the sides, not its wins,
+    and rates equals equal (it rated a copy of a bot 114-183 points above itself)."""
+    for n in (3, 4):
+        res = PairResult("a", "b")
+        for place in range(1, n + 1):  # a's places, each as often as the others: equals
+            res.add("win" if place == 1 else "loss", float(place), 0.0)
+        assert res.score == pytest.approx(1 / n) and res.placement_score(n) == pytest.approx(0.5)
+        elo = bradley_terry_elo(["a", "b"], [res], sides=n)
+        assert elo["b"] == pytest.approx(1000.0, abs=1e-6)
+        better = PairResult("a", "b")
+        for _ in range(3):
+            better.add("win", 1.0, 1.0)
+        better.add("loss", float(n), -1.0)
+        assert bradley_terry_elo(["a", "b"], [better], sides=n)["b"] < 1000.0
+    # with two sides the placement score is the win score (a draw is placed 1.5)
+    two = PairResult("a", "b")
+    for result, place in (("win", 1.0), ("draw", 1.5), ("loss", 2.0), ("win", 1.0)):
+        two.add(result, place, 0.0)
+    assert two.placement_score(2) == pytest.approx(two.score)
