@@ -167,18 +167,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     # as eval --records writes a pairing's game: "human" against the bot, the human's result
     result = outcome(np.asarray(returns, dtype=float), seat, team_seats(game, seat))
     vs = {"pairing": ["human", str(args.vs)], "game": 0, "result": result}
-    _append_record(
-        record_to,
-        entry.env_id,
-        args,
-        seats,
-        first,
-        record[given:],
-        returns,
-        out,
-        raw.state.is_truncated(),
-        vs,
-    )
+    _append_record(record_to, entry.env_id, args, seats, first, record[given:], raw.state, out, vs)
     return 0
 
 
@@ -195,9 +184,8 @@ def _append_record(
     seats: list[str],
     first: dict[str, Any],
     moves: list[str],
-    returns: Any,
+    state: Any,
     out: TextIO,
-    truncated: bool,
     pairing: dict[str, Any] | None = None,
 ) -> None:
     """Append a finished game to ``--record`` as one line of ``eightfold eval --records``'s
@@ -212,10 +200,10 @@ def _append_record(
         "params": parse_params(args.param, args.variant),
         "seed": args.seed,
         "seats": seats,
-        "returns": [float(x) for x in returns],
+        "returns": [float(x) for x in state.returns()],
         "options": {STATE_OPTION: first},
         "moves": moves,
-        "truncated": bool(truncated),
+        "truncated": bool(state.is_truncated()),
         **(pairing or {}),
     }
     glued = False  # a file whose last line lacks its newline: the record starts a line of its own
@@ -318,15 +306,5 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if specs:
         _print_record(args, record, out)
     seats = specs or ["random"] * n
-    _append_record(
-        record_to,
-        entry.env_id,
-        args,
-        seats,
-        first,
-        record[given:],
-        raw.state.returns(),
-        out,
-        raw.state.is_truncated(),
-    )
+    _append_record(record_to, entry.env_id, args, seats, first, record[given:], raw.state, out)
     return 0
