@@ -300,7 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="K=V",
-        help="with --learner: any option of the game's config, for every row (e.g. net_arch=[128,128])",
+        help="with --learner: a PPO, network or env option of the game's config, for every row "
+        "(e.g. net_arch=[128,128], learning_rate=1e-4; others are refused)",
     )
     p.set_defaults(func=cmd_bench)
 

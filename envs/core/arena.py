@@ -13,33 +13,43 @@ from typing import Any
 import numpy as np
 
 from envs.core.bots import Bot
-from envs.core.game import Game, team_seats
+from envs.core.game import Game, GameState, team_seats
 
 
 def play_game(
     game: Game[Any, Any], bots: Sequence[Bot], seed: int, options: dict[str, Any] | None = None
 ) -> np.ndarray:
     """Play one game, ``bots[i]`` in seat ``i``; returns the final returns per seat."""
+    return np.asarray(_final_state(game, bots, seed, options).returns(), dtype=np.float64)
+
+
+def _final_state(
+    game: Game[Any, Any], bots: Sequence[Bot], seed: int, options: dict[str, Any] | None
+) -> GameState:
     if len(bots) != game.num_players:
         raise ValueError(f"need {game.num_players} bots, got {len(bots)}")
     seeds = np.random.SeedSequence(seed).spawn(game.num_players + 1)
-    state = game.new_initial_state(np.random.default_rng(seeds[0]), options)
+    state: GameState = game.new_initial_state(np.random.default_rng(seeds[0]), options)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
     while not state.is_terminal():
         p = state.current_player()
         state.apply(bots[p].act(state, p, rngs[p]))
-    return np.asarray(state.returns(), dtype=np.float64)
+    return state
 
 
 @dataclass
 class MatchResult:
-    """Outcome of a seat-rotated match, from the point of view of ``bots[0]``."""
+    """Outcome of a seat-rotated match, from the point of view of ``bots[0]``. ``truncated``
+    counts the games cut off at the game's step limit: they are also counted in ``wins``,
+    ``draws`` and ``losses`` by their returns (a cut-off game pays 0 to every seat: a draw),
+    but they are no outcome of play."""
 
     games: int = 0
     wins: int = 0
     draws: int = 0
     losses: int = 0
     returns: list[float] = field(default_factory=list)
+    truncated: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -51,9 +61,10 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / max(1, self.games)
 
     def __str__(self) -> str:
+        cut = f"; {self.truncated} cut off at the step limit" if self.truncated else ""
         return (
             f"{self.games} games: {self.wins} W / {self.draws} D / {self.losses} L "
-            f"(win rate {self.win_rate:.3f}, mean return {np.mean(self.returns) if self.returns else 0:.3f})"
+            f"(win rate {self.win_rate:.3f}, mean return {np.mean(self.returns) if self.returns else 0:.3f}{cut})"
         )
 
 
@@ -91,7 +102,9 @@ def play_match(
     for g in range(games):
         shift = g % n
         seated = [bots[(s - shift) % n] for s in range(n)]
-        ret = play_game(game, seated, seed=seed * 1_000_003 + g, options=options)
+        final = _final_state(game, seated, seed * 1_000_003 + g, options)
+        ret = np.asarray(final.returns(), dtype=np.float64)
+        res.truncated += bool(final.is_truncated())
         mine = ret[shift]
         team = team_seats(game, shift)
         rivals = [float(ret[s]) for s in range(n) if s not in team]

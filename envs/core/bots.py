@@ -43,11 +43,18 @@ class Bot(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
-def check_mover(state: GameState, player: int, bot: str) -> None:
-    """``ValueError`` unless ``player`` is the one to act in ``state``: a bot asked for another
-    seat would score the mover's legal moves from that seat's point of view (and, for hidden
-    information, from that seat's knowledge), silently. Callers check for a finished game first
-    (its message is "no legal action: the game is over")."""
+def check_mover(state: GameState, player: int, bot: str, rng: Any) -> None:
+    """``ValueError`` unless ``player`` is the one to act in ``state`` (a seat index: an int)
+    and ``rng`` a numpy ``Generator``: a bot asked for another seat would score the mover's
+    legal moves from that seat's point of view (and, for hidden information, from that seat's
+    knowledge), silently. Callers check for a finished game first (its message is "no legal
+    action: the game is over")."""
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise ValueError(f"{bot}: player must be a seat index (an int), got {player!r}")
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(
+            f"{bot}: rng must be a numpy Generator, e.g. np.random.default_rng(seed), got {type(rng).__name__}"
+        )
     mover = state.current_player()
     if mover != player:
         raise ValueError(f"{bot}: player {player} is not to move (mover {mover})")
@@ -62,7 +69,7 @@ class RandomBot(Bot):
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name)
+        check_mover(state, player, self.name, rng)
         return int(legal[rng.integers(legal.size)])
 
 
@@ -91,7 +98,7 @@ class ScoringBot(Bot):
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name)
+        check_mover(state, player, self.name, rng)
         if legal.size == 1:
             return legal, np.zeros(1)
         return legal, np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)
@@ -164,14 +171,17 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
     if unknown:
         takes = f"allowed: {allowed}" if allowed else "it takes none"
         raise ValueError(f"unknown parameter(s) {unknown} for bot {name!r}; {takes}")
+    if "_bots" in (_parameter_names(factory, private=True) or []):
+        params = {**params, "_bots": bots}  # a bot built of others (mcts: rollout, prior) uses this table
     try:
         return factory(game, **params)
     except TypeError as exc:
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from exc
 
 
-def _parameter_names(factory: BotFactory) -> list[str] | None:
-    """The keyword parameters a bot factory takes after ``game`` (None: it takes any)."""
+def _parameter_names(factory: BotFactory, private: bool = False) -> list[str] | None:
+    """The keyword parameters a bot factory takes after ``game`` (None: it takes any); those
+    whose name starts with ``_`` (not spec parameters) only with ``private``."""
     try:
         sig = inspect.signature(factory)
     except (TypeError, ValueError):
@@ -179,4 +189,8 @@ def _parameter_names(factory: BotFactory) -> list[str] | None:
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
         return None
-    return [p.name for p in list(sig.parameters.values())[1:] if p.kind in kinds]
+    return [
+        p.name
+        for p in list(sig.parameters.values())[1:]
+        if p.kind in kinds and (private or not p.name.startswith("_"))
+    ]

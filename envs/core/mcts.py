@@ -44,7 +44,9 @@ Design
   visited ``n`` times admits only its ``ceil(w * sqrt(n + 1))`` best moves by the prior
   (progressive widening), so a wide node is not swept move by move before any is deepened.
 * **Budget**: ``sims`` simulations per move, or ``time`` seconds per move (not
-  reproducible), or both (whichever ends first).
+  reproducible), or both (whichever ends first). The clock is read between simulations and
+  at least one simulation runs, so a move takes ``time`` plus up to one simulation (a full
+  heuristic playout of an OTTO Game Over game: most of a second).
 * **Cost**: one ``resample_hidden`` (a clone) per simulation; the tree walk and the
   rollout then mutate that one copy in place.
 * **Reproducibility**: every random draw comes from the ``rng`` passed to :meth:`act`.
@@ -188,12 +190,12 @@ import math
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, ScoringBot, make_bot
+from envs.core.bots import Bot, ScoringBot, check_mover, make_bot
 from envs.core.game import Game, GameState, legal_indices
 
 AUTO_DEPTH = 2  # rollout steps before the game's evaluation when ``depth="auto"``
@@ -279,8 +281,13 @@ class MCTSBot(Bot):
         prior: Any = _UNSET,
         bias: Any = _UNSET,
         widen: Any = _UNSET,
+        *,
+        _bots: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(game)
+        # the bots rollout and prior name: the game's table, with the one make_bot was given
+        table = {**_game_bots(game), **(_bots or {})}
+        table.pop("mcts", None)
         given = {
             "sims": sims, "time": time, "rollout": rollout, "c": c, "depth": depth,
             "epsilon": epsilon, "prior": prior, "bias": bias, "widen": widen,
@@ -309,7 +316,7 @@ class MCTSBot(Bot):
         if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or not 0 <= epsilon <= 1:
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
-        self.rollout_bot = _rollout_bot(game, rollout)
+        self.rollout_bot = _rollout_bot(game, rollout, table)
         inert = [k for k in ("rollout", "epsilon") if given[k] is not _UNSET]
         if self.depth == 0 and inert:  # accepted (a sweep over depth x rollout stays valid), but said
             whence = "given" if given["depth"] is not _UNSET else f"{game.name}'s tuned default"
@@ -322,16 +329,25 @@ class MCTSBot(Bot):
         self.prior_bot: ScoringBot | None = None
         if prior != "none":
             try:
-                candidate = None if prior == "random" else _rollout_bot(game, prior)
+                candidate = None if prior == "random" else _rollout_bot(game, prior, table)
             except ValueError:
                 candidate = None
             if not isinstance(candidate, ScoringBot):
                 raise ValueError(
                     f"mcts: prior must be 'none' or a scoring bot of the game's table "
-                    f"(one of {_prior_names(game)}), got {prior!r}"
+                    f"(one of {_prior_names(table)}), got {prior!r}"
                 )
             self.prior_bot = candidate
         self.bias_weight: float = _positive("bias", bias, float, allow_none=False, zero=True)
+        idle = []  # given, valid, and changing nothing in this search: said, as for depth=0
+        if given["epsilon"] is not _UNSET and self.depth != 0 and self.rollout_bot is None:
+            idle.append("epsilon (rollout=random: the rollouts are uniform already)")
+        if given["bias"] is not _UNSET and self.prior_bot is None:
+            idle.append("bias (no prior to weigh: give prior=heuristic)")
+        if idle:
+            warnings.warn(
+                f"mcts: {' and '.join(idle)} has no effect", UserWarning, stacklevel=_outside_stacklevel()
+            )
         self.widen: float = _positive("widen", widen, float, allow_none=False, zero=True)
         if self.widen > 0 and self.prior_bot is None:
             raise ValueError("mcts: widen needs a prior (prior=heuristic) to rank the moves it admits")
@@ -366,11 +382,10 @@ class MCTSBot(Bot):
         self, state: GameState, player: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, _Node | None]:
         """The mover's legal moves, and the searched root (``None``: one legal move, no search)."""
-        if state.current_player() != player:
-            raise ValueError(f"mcts: player {player} is not to move (mover {state.current_player()})")
-        legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
-        if legal.size == 0:
+        if state.is_terminal():
             raise ValueError("no legal action: the game is over")
+        check_mover(state, player, self.name, rng)
+        legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
         self.last_sims = 0
         if legal.size == 1:
             return legal, None
@@ -538,32 +553,30 @@ def share_values(strength: np.ndarray, mean: float, low: float, high: float) -> 
     return np.asarray(mean + c * (p - 1.0 / m), dtype=np.float64)
 
 
-def _prior_names(game: Game[Any, Any]) -> list[str]:
-    """``"none"`` and the scoring bots of the game's table (what ``prior`` accepts)."""
+def _game_bots(game: Game[Any, Any]) -> dict[str, Any]:
+    """The game's registered bot table (empty for a game outside the registry)."""
     from envs.core.registry import get_game
 
     try:
-        table = get_game(game.name).bots()
+        return dict(get_game(game.name).bots())
     except (ValueError, ImportError, AttributeError):
-        return ["none"]
+        return {}
+
+
+def _prior_names(table: Mapping[str, Any]) -> list[str]:
+    """``"none"`` and the scoring bots of ``table`` (what ``prior`` accepts)."""
     scoring = [n for n, f in table.items() if isinstance(f, type) and issubclass(f, ScoringBot)]
     return ["none", *sorted(scoring)]
 
 
-def _rollout_bot(game: Game[Any, Any], rollout: str | Bot) -> Bot | None:
-    """``None`` for uniform random rollouts, else the bot that plays them."""
+def _rollout_bot(game: Game[Any, Any], rollout: str | Bot, table: Mapping[str, Any]) -> Bot | None:
+    """``None`` for uniform random rollouts, else the bot of ``table`` that plays them."""
     if isinstance(rollout, Bot):
         return rollout
     if not isinstance(rollout, str):
         raise ValueError(f"mcts: rollout must be {ROLLOUTS_HELP}, got {rollout!r}")
     if rollout == "random":
         return None
-    from envs.core.registry import get_game
-
-    try:
-        table = get_game(game.name).bots()
-    except (ValueError, ImportError, AttributeError) as exc:
-        raise ValueError(f"mcts: rollout {rollout!r} needs the game's BOTS table: {exc}") from exc
     if rollout not in table or rollout == "mcts":
         raise ValueError(f"mcts: unknown rollout {rollout!r}; expected {ROLLOUTS_HELP}: {sorted(table)}")
     bot: Bot = table[rollout](game)

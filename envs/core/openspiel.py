@@ -27,10 +27,11 @@ the engine, so the rules, the legal moves and the returns are the env's.
 - *Chance.* Octi has none (``DETERMINISTIC``). The other three deal and draw inside the
   engine, from the state's own generator (``SAMPLED_STOCHASTIC``, like OpenSpiel's C++ games
   that draw internally): the game parameter ``rng_seed`` (default 0) seeds the deals, and the
-  k-th initial state a program uses from a game object (plays, looks at, copies or writes out)
-  is dealt from ``numpy.random.default_rng([rng_seed, k])``, so the same program gives the
-  same games. Copies of a state carry its deal; OpenSpiel's own copies and states dropped
-  untouched take no deal number, and shape questions asked here make no state
+  k-th initial state a program makes from a game object is dealt from
+  ``numpy.random.default_rng([rng_seed, k])``, so the same program gives the same games.
+  Copies of a state carry its deal; a state OpenSpiel makes to overwrite as a copy, or one
+  dropped untouched before the next is made, gives its number back; a state used in any way
+  (played, observed, copied, written out) keeps it; shape questions asked here make no state
   (``EightfoldState``).
 - *Information.* Octi is a perfect-information game: its information state is the history of
   moves (OpenSpiel's public-information observer). The other three are imperfect-information
@@ -333,10 +334,11 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
 
     Deal numbers: a new initial state takes the game's next one. It gives the number back if
     OpenSpiel makes it a copy of another state (OpenSpiel clones and deserialises by making a
-    new initial state and overwriting its attributes), or if it is dropped untouched. Anything
-    else uses the deal: playing it, asking it anything, observing it, copying it (``clone``,
-    ``child``, ``serialize``, pickling) or resampling it. So the k-th initial state a program
-    uses is the k-th deal, however its copies are played. The Python methods here answer shape
+    new initial state and overwriting its attributes), or if it is dropped untouched while it
+    is still the newest (a number taken later is never moved). Anything else uses the deal:
+    playing it, asking it anything, observing it, copying it (``clone``, ``child``,
+    ``serialize``, pickling) or resampling it. So the k-th initial state a program makes is the
+    k-th deal, however its copies are played. The Python methods here answer shape
     questions without a state; OpenSpiel's C++ code that asks for a tensor from C++
     (``random_sim_test``) makes and observes a new state each time to learn its size, which
     uses a deal number as any observed state does."""
@@ -593,7 +595,7 @@ class OpenSpielISMCTSBot(Bot):
 
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name)
+        check_mover(state, player, self.name, rng)
         root = self._spiel.new_initial_state()
         root._engine = state.clone()
         root._used = True

@@ -216,7 +216,7 @@ class GreedyBot(Bot):
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name)
+        check_mover(state, player, self.name, rng)
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:
@@ -252,7 +252,7 @@ class HeuristicBot(ScoringBot):
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name)
+        check_mover(state, player, self.name, rng)
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:

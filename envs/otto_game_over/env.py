@@ -180,8 +180,9 @@ Decisions where the spec was open
 * OGO-22's "oldest shape first": shapes that one placement closed together are equally old;
   among them claims go in the vertex order of OGO-20 (rank line, then file line).
 * Position option: a blind or solo match has no table tiles and no cards (OGO-33, OGO-53,
-  OGO-60), so there a position's ``tables`` must be null and its ``hands`` and ``deck`` empty
-  (a ``ValueError`` names the key; the spec's S9 blind variant gives the tower only).
+  OGO-60), so there a position's ``tables`` entries must be null (``[null, null]``, or leave
+  ``tables`` out) and its ``hands`` and ``deck`` empty (a ``ValueError`` names the key; the
+  spec's S9 blind variant gives the tower only).
 * ``teams=True`` with ``num_players=1`` is accepted and ignored (solo ignores ``teams``);
   with 2 or 3 players it is a ``ValueError``.
 * A kidnapped card counts as removed (shown) at once, whether it is then played or fails.
@@ -199,7 +200,9 @@ Bots (``envs.otto_game_over.bots``)
 ``random``; ``greedy`` (most points now, always saves with Infinity, keeps its cards);
 ``heuristic`` (scores, but subtracts what the next opponent could close next turn with its
 public table tile or an average draw — above all an 8 — plays Infinity, simulates the
-start-of-turn cards on a re-dealt state; in solo, progress toward a victory, below). Measured with ``envs.core.arena.play_match``
+start-of-turn cards on a re-dealt state, and plays a card when the simulation says it gains
+more than ``card_margin`` points, spec ``heuristic:card_margin=1.5``, the default; in solo,
+progress toward a victory, below). Measured with ``envs.core.arena.play_match``
 (seats swapped, 2 players): one match (``episode="match"``, 5,000 games: 1,000 at each of ``seed=0`` .. ``4``,
 2026-12-05) heuristic vs random 3,728 W / 404 D / 868 L (win rate 0.746; 0.706 over 500 games
 with the earlier ``heuristic``); whole games to 24 (1,000 games: 200 at each of ``seed=0`` .. ``4``, 2026-12-03)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from envs.core.bots import ScoringBot, make_bot
+from envs.core.bots import RandomBot, ScoringBot, make_bot
 from envs.core.game import TERMINAL, Game, GameState
 from envs.core.mcts import MCTSBot, _Node
 from envs.core.registry import GAMES
@@ -479,8 +479,60 @@ def test_inert_rollout_settings_are_accepted_with_a_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         MCTSBot(game)
-        MCTSBot(game, rollout="random", epsilon=0.5, depth=1)
+        MCTSBot(game, rollout=RandomBot(game), epsilon=0.5, depth=1)
         MCTSBot(NimGame(stones=9), rollout="random")  # the core default depth is "auto"
+    # epsilon with uniform rollouts, and bias without a prior, change nothing either: said
+    with pytest.warns(
+        UserWarning, match=r"epsilon \(rollout=random: the rollouts are uniform already\) has no"
+    ):
+        MCTSBot(game, rollout="random", epsilon=0.5, depth=1)
+    with pytest.warns(UserWarning, match=r"bias \(no prior to weigh: give prior=heuristic\) has no effect"):
+        MCTSBot(NimGame(stones=9), bias=5.0)
+
+
+def test_mcts_builds_its_rollout_and_prior_from_the_table_it_is_given() -> None:
+    """``make_bot(game, "mcts:prior=P,rollout=R", bots)``: P and R come from ``bots`` (over the
+    game's registered table), as a plain ``make_bot(game, "P", bots)`` does."""
+    from envs.octi.bots import HeuristicBot
+    from envs.octi.game import OctiGame
+
+    class Mine(HeuristicBot):
+        name = "mine"
+
+    game = OctiGame()
+    table = {**GAMES["octi"].bots(), "mine": Mine, "heuristic": Mine}
+    bot = make_bot(game, "mcts:prior=mine,rollout=heuristic,depth=1", table)
+    assert isinstance(bot, MCTSBot) and type(bot.prior_bot) is Mine and type(bot.rollout_bot) is Mine
+    with pytest.raises(ValueError, match=r"prior must be 'none' or a scoring bot .*'mine'"):
+        make_bot(game, "mcts:prior=nope", table)
+    assert type(make_bot(game, "mcts:prior=heuristic", GAMES["octi"].bots()).prior_bot) is HeuristicBot
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['_bots'\] for bot 'mcts'"):
+        make_bot(game, "mcts:_bots=1", table)
+
+
+def test_bots_name_a_finished_game_a_bad_seat_and_a_bad_rng() -> None:
+    """Every bot, mcts included: a finished game first, then a seat that is no int or not the
+    mover's, then an rng that is no numpy Generator, each a ``ValueError`` saying so."""
+    from envs.octi.game import OctiGame
+
+    game = OctiGame()
+    state = game.new_initial_state(np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    for spec in ("random", "greedy", "heuristic", "mcts:sims=5"):
+        bot = make_bot(game, spec, GAMES["octi"].bots())
+        for seat in (0.0, "0", True):
+            with pytest.raises(ValueError, match=r"player must be a seat index \(an int\)"):
+                bot.act(state, seat, rng)  # type: ignore[arg-type]
+        for bad in (0, None, np.random.RandomState(0)):
+            with pytest.raises(ValueError, match="rng must be a numpy Generator"):
+                bot.act(state, 0, bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="is not to move"):
+            bot.act(state, 1, rng)
+        over = state.clone()
+        while not over.is_terminal():
+            over.apply(int(np.flatnonzero(over.legal_mask())[0]))
+        with pytest.raises(ValueError, match="^no legal action: the game is over$"):
+            bot.act(over, 0, rng)
 
 
 def test_bad_game_defaults_are_reported() -> None:

@@ -594,3 +594,17 @@ def test_play_match_needs_one_bot_per_seat(name: str, params: dict[str, Any], co
     game = get_game(name).game_class()(**params)
     with pytest.raises(ValueError, match=f"need {game.num_players} bots, one per seat, got {count}"):
         play_match(game, [RandomBot(game)] * count, 2)
+
+
+def test_play_match_counts_games_cut_off_at_the_step_limit() -> None:
+    """A game truncated at its step limit pays 0 to every seat: a draw by its returns, and
+    counted in ``truncated`` too (no outcome of play)."""
+    from envs.octi.game import OctiGame
+
+    game = OctiGame(max_turns=4)
+    table = get_game("octi").bots()
+    bots = [make_bot(game, "random", table), make_bot(game, "greedy", table)]
+    res = play_match(game, bots, games=4, seed=1)
+    assert res.truncated == 4 and res.draws == 4 and "4 cut off at the step limit" in str(res)
+    full = play_match(OctiGame(), bots, games=2, seed=1)
+    assert full.truncated == 0 and "cut off" not in str(full)

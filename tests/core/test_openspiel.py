@@ -368,9 +368,10 @@ _USES = ("play", "clone", "child", "deserialize", "pickle", "observe", "string",
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(_USES), st.integers(0, 2)), min_size=1, max_size=6))
 def test_openspiel_each_initial_state_used_is_the_next_deal(plan: list[tuple[str, int]]) -> None:
-    """The k-th initial state a program uses in any way (plays, copies, writes out, observes)
-    is the k-th deal, even where only its copy is played and the state itself is dropped;
-    states made and dropped untouched, and OpenSpiel's shape questions, take no deal number."""
+    """The k-th initial state a program makes and uses in any way (plays, copies, writes out,
+    observes) is the k-th deal, even where only its copy is played and the state itself is
+    dropped; states made and dropped untouched before the next, and shape questions, take no
+    deal number."""
     game = eos.load_game("otto_octopus", num_players=2, rng_seed=4)
     engine = make_game("otto_octopus", {"num_players": 2})
     for k, (use, untouched) in enumerate(plan):
