@@ -152,17 +152,22 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         if options is not None and "options" in options:
             # PettingZoo's api_test probes reset(seed=0, options={"options": 1}); the key is reserved
             options = {k: v for k, v in options.items() if k != "options"}
-        self._state = self.game.new_initial_state(rng, options or None)
+        self._state = state = self.game.new_initial_state(rng, options or None)
         self._mask = None
-        self.agents = list(self.possible_agents)
+        # a position set up mid-game (the "state" option) starts an episode there: seats already
+        # knocked out are no agents of it, and what was paid before it is no reward of it
+        out = set() if state.is_terminal() else set(state.eliminated())
+        self.agents = [a for a in self.possible_agents if self._seat_of[a] not in out]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self._returns: list[float] = [0.0] * self.game.num_players  # as Python floats: cheap to compare
+        self._returns: list[float] = state.returns().tolist()  # as Python floats: cheap to compare
         self._rewards_dirty = False
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._update_after_move()
+        if self.render_mode == "human":  # the starting position too, as Gymnasium's envs do
+            self.render()
 
     def _update_after_move(self) -> None:
         state = self.state
@@ -223,10 +228,10 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[agent]
         state = self.state
         obs = self.game.observe(state, seat)
-        if (
-            agent == self.agent_selection
-            and not (self.terminations.get(agent) or self.truncations.get(agent))
-            and state.current_player() == seat
+        # the seat the engine has to move, also while a knocked-out seat's dead step is still
+        # pending (PettingZoo's turn-based parallel conversion observes at that moment)
+        if state.current_player() == seat and not (
+            self.terminations.get(agent) or self.truncations.get(agent)
         ):
             mask = self.legal_mask().copy()
         else:

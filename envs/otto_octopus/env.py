@@ -103,7 +103,7 @@ Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand si
 pile size, the hand of the seat to act and, in the open game, the tiles the other seats show;
 at the end the final scores and the winners: a spectator's view, not an observation),
 ``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture) or ``"human"`` (prints the ansi text after
-every step); any other value raises ``ValueError``.
+the reset and every step); any other value raises ``ValueError``.
 
 Parameters
 ----------

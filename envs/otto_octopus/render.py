@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.core import draw
 from envs.otto_octopus import board as B
 from envs.otto_octopus.rules import PHASES, State
 
@@ -103,6 +102,8 @@ def _segment(d: Any, a: tuple[float, float], b: tuple[float, float], heading: in
 
 
 def _arm_tile(d: Any, st: State, sq: int, kind: int) -> None:
+    from envs.core import draw  # Pillow: the render extra, for images only
+
     x0, y0 = _origin(sq)
     c = (x0 + CELL / 2, y0 + CELL / 2)
     arm = st.ocean.arm_of[sq]
@@ -136,6 +137,8 @@ def _end_heading(st: State, sq: int, arm: int) -> int:
 
 
 def _fish(d: Any, sq: int, kind: int) -> None:
+    from envs.core import draw  # Pillow: the render extra, for images only
+
     x0, y0 = _origin(sq)
     cx, cy = x0 + CELL / 2, y0 + CELL / 2
     if kind == B.BUBBLES:
@@ -156,6 +159,8 @@ def _fish(d: Any, sq: int, kind: int) -> None:
 
 
 def _squares(d: Any, st: State) -> None:
+    from envs.core import draw  # Pillow: the render extra, for images only
+
     for sq in range(64):
         x0, y0 = _origin(sq)
         col = CORAL_C if sq in B.CORAL else ALGAE_C if sq in B.ALGAE else DEEP if sq in B.PERIMETER else WATER
@@ -174,6 +179,8 @@ def _squares(d: Any, st: State) -> None:
 
 
 def _otto(d: Any) -> None:
+    from envs.core import draw  # Pillow: the render extra, for images only
+
     x0, y0 = _origin(B.SQUARE_INDEX["d5"])
     d.ellipse([x0 + 1, y0 + 1, x0 + 2 * CELL - 1, y0 + 2 * CELL - 1], fill=OTTO_C, outline=draw.INK, width=2)
     for ex in (x0 + CELL - 20, x0 + CELL + 20):
@@ -184,6 +191,8 @@ def _otto(d: Any) -> None:
 
 def render_rgb(st: State) -> np.ndarray:
     """``uint8[H, W, 3]``: the ocean on the left, scores and the acting seat's hand on the right."""
+    from envs.core import draw  # Pillow: the render extra, for images only
+
     width = 2 * MARGIN + 8 * CELL + PANEL
     height = 2 * MARGIN + 8 * CELL
     img, d = draw.canvas(width, height)

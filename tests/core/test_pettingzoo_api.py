@@ -155,6 +155,47 @@ def test_render_modes(game_name: str, mode: str) -> None:
         assert out.std() > 0, "blank image"
 
 
+def test_human_mode_prints_the_start_and_every_step(
+    game_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``"human"`` prints the ansi text at the reset (the starting position, as Gymnasium's
+    envs do) and after every step."""
+    env = GAMES[game_name].env(render_mode="human")
+    env.reset(seed=0)
+    start = capsys.readouterr().out
+    assert (
+        start.strip()
+        and start.strip()
+        == str(
+            GAMES[game_name].env(render_mode="ansi").unwrapped.game.render_ansi(env.unwrapped.state)
+        ).strip()
+    )
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert capsys.readouterr().out.strip()
+
+
+def test_text_needs_no_pillow(game_name: str) -> None:
+    """Pillow is the ``render`` extra, for images: without it ``ansi`` and ``human`` work in
+    every game, and ``rgb_array`` says what to install."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['PIL'] = None\n"
+        "import numpy as np\n"
+        "from envs.core.registry import GAMES\n"
+        f"g = GAMES[{game_name!r}]\n"
+        "e = g.env(render_mode='ansi'); e.reset(seed=0); assert e.render().strip()\n"
+        "e = g.env(render_mode='human'); e.reset(seed=0)\n"
+        "e.step(int(np.flatnonzero(e.last()[0]['action_mask'])[0]))\n"
+        "e = g.env(render_mode='rgb_array'); e.reset(seed=0)\n"
+        "try:\n    e.render()\nexcept ImportError as exc:\n    print('IMPORT', exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "IMPORT rgb_array rendering needs Pillow: pip install 'eightfold[render]'" in out.stdout
+
+
 def test_bad_render_mode(game_name: str) -> None:
     with pytest.raises(ValueError, match="render_mode"):
         GAMES[game_name].env(render_mode="video")

@@ -266,3 +266,60 @@ def test_renderers_show_the_order_of_elimination_and_the_rules() -> None:
     other = state.clone()
     other.out_order = other.out_order[::-1]
     assert (render_rgb(state) != render_rgb(other)).any()
+
+
+def test_turn_based_parallel_conversion_plays_through_eliminations() -> None:
+    """PettingZoo's ``turn_based_aec_to_parallel`` observes right after a move, before the
+    dead step of a seat it knocked out: the seat to move has its mask then, so a parallel
+    loop never stalls, and each agent's rewards add up to its return."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    from envs import over_and_out_v0
+
+    for seed in range(3):
+        aec = over_and_out_v0.env(num_players=6, starting_chips=1)
+        par = turn_based_aec_to_parallel(aec)
+        obs, _ = par.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        totals = dict.fromkeys(aec.possible_agents, 0.0)
+        knocked_out = 0
+        while par.agents:
+            movers = [a for a, o in obs.items() if o["action_mask"].any()]
+            assert len(movers) == 1, movers
+            (mover,) = movers
+            action = int(rng.choice(np.flatnonzero(obs[mover]["action_mask"])))
+            obs, rewards, terms, _truncs, _infos = par.step({mover: action})
+            for a, r in rewards.items():
+                totals[a] += r
+            knocked_out += sum(terms.values()) if par.agents else 0
+        returns = aec.unwrapped.state.returns()
+        assert knocked_out > 0
+        assert [totals[a] for a in aec.possible_agents] == pytest.approx(list(returns))
+
+
+def test_a_position_set_up_mid_game_starts_an_episode_without_the_seats_out() -> None:
+    """``reset(options={"state": ...})`` of a game with a seat knocked out: that seat is no
+    agent of the new episode, nothing paid before it is a reward of it, and the parallel
+    conversion steps from it."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    from envs import over_and_out_v0
+
+    env = over_and_out_v0.env(num_players=5, starting_chips=1)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while True:
+        obs, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    out = env.agent_selection  # knocked out, its dead step pending
+    saved = env.unwrapped.state.to_dict()
+    again = over_and_out_v0.env(num_players=5, starting_chips=1)
+    again.reset(options={"state": saved})
+    assert out not in again.agents and len(again.agents) == 4
+    assert set(again.rewards.values()) == {0.0} and set(again._cumulative_rewards.values()) == {0.0}
+    par = turn_based_aec_to_parallel(over_and_out_v0.env(num_players=5, starting_chips=1))
+    obs, _ = par.reset(options={"state": saved})
+    (mover,) = [a for a, o in obs.items() if o["action_mask"].any()]
+    par.step({mover: int(np.flatnonzero(obs[mover]["action_mask"])[0])})
