@@ -93,7 +93,8 @@ class OctiGame(Game[Config, State]):
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
         if options.get("position") is not None:
             state = load_position(self.config, rng, options["position"])
-        moves = options.get("moves", [])
+        moves = options.get("moves")
+        moves = [] if moves is None else moves  # None: absent, as for every reset option
         if not isinstance(moves, (list, tuple)) or not all(isinstance(m, str) for m in moves):
             raise ValueError("option 'moves' must be a list of notation strings")
         for i, m in enumerate(moves):

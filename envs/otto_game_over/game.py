@@ -91,7 +91,7 @@ class OttoGameOverGame(Game[Config, State]):
             unknown = sorted(str(k) for k in options if k not in OPTION_KEYS)
             if unknown:
                 raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(OPTION_KEYS)}")
-            if "position" in options:
+            if options.get("position") is not None:  # None: absent, as for every reset option
                 return position.load(self.config, rng, options["position"])
         state = State(self.config, rng)
         flow.new_game(state)

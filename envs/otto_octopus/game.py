@@ -89,7 +89,7 @@ class OttoOctopusGame(Game[Config, State]):
         unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS)
         if unknown:
             raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
-        if "position" in options:
+        if options.get("position") is not None:  # None: absent, as for every reset option
             return load_position(self.config, options["position"], rng)
         return new_game(self.config, rng)
 

@@ -133,3 +133,13 @@ def test_a_state_of_another_game_is_named(game_name: str) -> None:
             ValueError, match=rf"reset option 'state' holds a state of {other}, not of {game_name}"
         ):
             game.new_initial_state(np.random.default_rng(0), {STATE_OPTION: state.to_dict()})
+
+
+def test_a_reset_option_given_as_none_is_absent(game_name: str) -> None:
+    """Every game reads a reset option set to ``None`` as not given (it was refused by some
+    games and taken by others)."""
+    game = make_game(game_name, {})
+    plain = game.new_initial_state(np.random.default_rng(5))
+    for key in game.reset_options:
+        state = game.new_initial_state(np.random.default_rng(5), {key: None})
+        assert json.dumps(state.to_dict(), sort_keys=True) == json.dumps(plain.to_dict(), sort_keys=True), key
