@@ -307,3 +307,46 @@ def test_knocked_out_in_a_truncating_step_is_terminated_not_truncated() -> None:
     assert truncs == {"player_0": True, "player_2": True, "__all__": True}
     assert set(obs) == {"player_0", "player_1", "player_2"}
     assert rewards == {"player_0": 0.5, "player_1": -1.0, "player_2": 0.5}
+
+
+def test_rllib_settings_that_would_do_nothing_or_crash_are_refused_before_ray() -> None:
+    """``rllib:`` keys of RLlib's old API (never read by the new stack) and values out of range
+    are usage errors naming them; they were silent no-ops, or a crash after Ray started."""
+    from training.rllib.train import check_training_settings
+
+    for settings, message in (
+        ({"train_batch_size": 128}, r"\['train_batch_size'\] are not read .*train_batch_size_per_learner"),
+        ({"model": {"fcnet_hiddens": [8]}}, r"\['model'\] are not read .*net_arch"),
+        ({"num_epochs": 0}, r"num_epochs must be an int >= 1, got 0"),
+        ({"minibatch_size": 1.5}, r"minibatch_size must be an int >= 1, got 1.5"),
+        ({"gamma": 5}, r"gamma must be a finite number \(0, 1\], got 5"),
+        ({"lambda_": -0.1}, r"lambda_ must be a finite number \[0, 1\], got -0.1"),
+        ({"lr": -0.1}, r"lr must be a finite number > 0, got -0.1"),
+        ({"entropy_coeff": float("nan")}, r"entropy_coeff must be a finite number >= 0, got nan"),
+        ({"nope": 1}, r"unknown PPOConfig.training setting\(s\) \['nope'\]"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            check_training_settings(settings)
+    check_training_settings({"gamma": 1.0, "lambda_": 0.0, "num_epochs": 1, "lr": 1e-4, "entropy_coeff": 0.0})
+
+
+def test_run_metadata_that_is_not_eightfolds_is_named(tmp_path: Path) -> None:
+    from training.rllib.common import META_FILE, read_meta
+
+    run = tmp_path / "run"
+    run.mkdir()
+    for text, message in (
+        ("{}", r"lacks \['game'\]"),
+        ("{oops", "is not the JSON eightfold train"),
+    ):
+        (run / META_FILE).write_text(text)
+        with pytest.raises(ValueError, match=message):
+            read_meta(run)
+
+
+@needs_game
+def test_progress_is_strict_json(trained_run: Path) -> None:
+    import json
+
+    rows = json.loads((trained_run / "progress.json").read_text(), parse_constant=lambda c: pytest.fail(c))
+    assert rows and all("main_return_mean" in row for row in rows)

@@ -69,5 +69,16 @@ def read_meta(path: str | Path) -> dict[str, Any]:
     run_dir = find_run_dir(path)
     if run_dir is None:
         raise ValueError(f"{str(path)!r} is not an RLlib run directory (no {META_FILE})")
-    meta: dict[str, Any] = json.loads((run_dir / META_FILE).read_text())
-    return meta
+    path = run_dir / META_FILE
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(
+            f"{str(path)!r} is not the JSON eightfold train --backend rllib writes ({exc})"
+        ) from None
+    missing = [k for k in ("game",) if not isinstance(meta, dict) or k not in meta]
+    if missing:
+        raise ValueError(
+            f"{str(path)!r} lacks {missing}: not the run metadata eightfold train --backend rllib writes"
+        )
+    return dict(meta)

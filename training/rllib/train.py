@@ -19,7 +19,9 @@ Hyper-parameters come from the same resolved training config as the SB3 trainer
 ``n_envs`` (the rollout size), ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``,
 ``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``); an optional
 ``rllib:`` mapping (``--set 'rllib={"lambda_": 0.95}'`` or a YAML key) is passed to
-``PPOConfig.training`` as is; what none of these sets keeps RLlib's default. The SB3-only
+``PPOConfig.training`` after checks of its keys (old-API keys that the new stack never reads,
+``train_batch_size``, ``model``, ..., are refused with what does their work) and of the
+numeric ones' ranges; what none of these sets keeps RLlib's default. The SB3-only
 settings (``seat``, ``partner``, the evaluation and checkpoint options, ``pool_size``,
 ``latest_prob``, ``policy``, the CNN settings) are not used; ``shaping``, ``vf_arch`` and
 ``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
@@ -27,16 +29,29 @@ shared encoder of ``net_arch`` under the policy and value heads (SB3's policy ha
 MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whichever comes
 first. The run directory (default ``runs/<game>``, as SB3's) holds ``eightfold_rllib.json``
 (game, parameters, opponents, module id), ``progress.json`` (one row per iteration: env
-steps, seconds, steps/s, mean return, episode length) and the RLlib checkpoint
+steps, seconds, steps/s, ``main_return_mean``, episode length; strict JSON, ``null`` where an
+iteration finished no episode) and the RLlib checkpoint
 ``checkpoint/``, loadable with :class:`training.rllib.policy.RLlibPolicy` (from the run
 directory or ``checkpoint/``, relative or absolute).
+
+``main_return_mean`` is RLlib's per-episode return of the module ``main``: the sum over every
+seat it played. Against bots (one seat) it is the learner's return; in shared self-play of a
+zero-sum game it is 0 by construction, so ``eightfold eval --players <run dir> random
+heuristic`` measures such a run. Reproducibility: the same ``--seed`` repeats a run bit for bit
+in one process set-up, except that RLlib batches an episode's agents in the order of a ``set``
+of their ids, which follows Python's string hashing, so shared self-play (several seats on
+``main``) repeats across processes only with a fixed ``PYTHONHASHSEED`` (``PYTHONHASHSEED=0
+eightfold train ... --backend rllib``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -217,15 +232,61 @@ def training_settings() -> set[str]:
     return names
 
 
+#: keys ``PPOConfig.training`` still takes that RLlib's new API stack (the one used here) never
+#: reads, with what does their work
+UNUSED_SETTINGS = {
+    "train_batch_size": "train_batch_size_per_learner",
+    "sgd_minibatch_size": "minibatch_size",
+    "num_sgd_iter": "num_epochs",
+    "model": "the config's net_arch (--set 'net_arch=[...]')",
+    "optimizer": "lr and grad_clip",
+}
+#: the numeric settings checked here, as RLlib does not: (lowest, highest, lowest included)
+NUMERIC_SETTINGS: dict[str, tuple[float, float, bool]] = {
+    "lr": (0.0, math.inf, False),
+    "gamma": (0.0, 1.0, False),
+    "lambda_": (0.0, 1.0, True),
+    "clip_param": (0.0, math.inf, False),
+    "vf_clip_param": (0.0, math.inf, False),
+    "entropy_coeff": (0.0, math.inf, True),
+    "vf_loss_coeff": (0.0, math.inf, True),
+    "kl_coeff": (0.0, math.inf, True),
+    "grad_clip": (0.0, math.inf, False),
+}
+#: the settings that must be ints >= 1
+COUNT_SETTINGS = ("train_batch_size_per_learner", "minibatch_size", "num_epochs")
+
+
 def check_training_settings(settings: dict[str, Any]) -> None:
-    """An ``rllib:`` key that ``PPOConfig.training`` does not take is a usage error before Ray
-    starts (it was a ``TypeError`` traceback from inside RLlib)."""
+    """An ``rllib:`` key that ``PPOConfig.training`` does not take, or that RLlib's new API
+    stack never reads, and a value out of range are usage errors before Ray starts (they were a
+    ``TypeError`` traceback from inside RLlib, a silent no-op, or a crash after Ray started)."""
     allowed = training_settings()
     unknown = sorted(set(settings) - allowed)
     if unknown:
         raise ValueError(
-            f"rllib: unknown PPOConfig.training setting(s) {unknown}; allowed: {sorted(allowed)}"
+            f"rllib: unknown PPOConfig.training setting(s) {unknown}; allowed: {sorted(allowed - set(UNUSED_SETTINGS))}"
         )
+    unused = sorted(k for k in settings if k in UNUSED_SETTINGS)
+    if unused:
+        instead = "; ".join(f"{k}: {UNUSED_SETTINGS[k]}" for k in unused)
+        raise ValueError(f"rllib: {unused} are not read by RLlib's new API stack (instead, {instead})")
+    for key in COUNT_SETTINGS:
+        value = settings.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"rllib: {key} must be an int >= 1, got {value!r}")
+    for key, (low, high, closed) in NUMERIC_SETTINGS.items():
+        value = settings.get(key)
+        if value is None:
+            continue
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        if not number or not (low <= value if closed else low < value) or value > high:
+            bound = (
+                f"{'[' if closed else '('}{low:g}, {high:g}]"
+                if high < math.inf
+                else f"{'>=' if closed else '>'} {low:g}"
+            )
+            raise ValueError(f"rllib: {key} must be a finite number {bound}, got {value!r}")
 
 
 def _check_address(address: str | None, timeout: float = 5.0) -> None:
@@ -318,8 +379,6 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             "saved models as opponents need --backend sb3"
         )
     if not args.address:  # a local Ray instance: each EnvRunner actor takes a CPU of its own
-        import os
-
         cpus = int(args.num_cpus or os.cpu_count() or 1)
         if int(args.num_env_runners or 0) > cpus:
             raise ValueError(
@@ -344,6 +403,14 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         if env_config["self_play"] == "frozen" and "self" in env_config["opponents"]:
             copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
         print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
+        shared = env_config["self_play"] == "shared" and "self" in env_config["opponents"]
+        if shared and os.environ.get("PYTHONHASHSEED", "random") == "random":
+            print(
+                "note: shared self-play repeats across processes only with a fixed PYTHONHASHSEED "
+                "(RLlib batches an episode's agents in set order): PYTHONHASHSEED=0 eightfold train ...",
+                file=sys.stderr,
+                flush=True,
+            )
         log = _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)))
         run_dir.mkdir(parents=True, exist_ok=True)  # only once there is a run to save
         algo.save_to_path(str(run_dir / CHECKPOINT_DIR))
@@ -355,7 +422,11 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         **{k: env_config[k] for k in ("game", "params", "opponents", "self_play")},
     }
     (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
-    (run_dir / "progress.json").write_text(json.dumps(log, indent=2))
+    # strict JSON: an iteration that finished no episode has no mean (null, not NaN)
+    strict = [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in log
+    ]
+    (run_dir / "progress.json").write_text(json.dumps(strict, indent=2, allow_nan=False))
     flags = "".join(
         f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in sorted(env_config["params"].items())
     )
@@ -386,7 +457,7 @@ def _train_loop(algo: Any, args: argparse.Namespace, max_steps: int) -> list[dic
         log.append(row)
         print(
             f"iter {len(log):4d}  steps {steps:9d}  {row['env_steps_per_s']:8.0f} steps/s  "
-            f"main return {row['main_return_mean']:+.3f}  episode length {row['episode_len_mean']:.1f}",
+            f"main's summed return {row['main_return_mean']:+.3f}  episode length {row['episode_len_mean']:.1f}",
             flush=True,
         )
     return log
