@@ -166,12 +166,13 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
     if factory is None:
         core = {"mcts"} | (set() if hides_nothing(game) else {"ismcts"})
         raise ValueError(f"unknown bot {name!r}; available: {sorted(set(bots) | core)}")
-    allowed = _parameter_names(factory)
+    names = _parameter_names(factory)
+    allowed = None if names is None else [n for n in names if not n.startswith("_")]  # _x: not in specs
     unknown = sorted(set(params) - set(allowed)) if allowed is not None else []
     if unknown:
         takes = f"allowed: {allowed}" if allowed else "it takes none"
         raise ValueError(f"unknown parameter(s) {unknown} for bot {name!r}; {takes}")
-    if "_bots" in (_parameter_names(factory, private=True) or []):
+    if names is not None and "_bots" in names:
         params = {**params, "_bots": bots}  # a bot built of others (mcts: rollout, prior) uses this table
     try:
         return factory(game, **params)
@@ -179,9 +180,8 @@ def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bo
         raise ValueError(f"bad parameters for bot {name!r}: {exc}") from exc
 
 
-def _parameter_names(factory: BotFactory, private: bool = False) -> list[str] | None:
-    """The keyword parameters a bot factory takes after ``game`` (None: it takes any); those
-    whose name starts with ``_`` (not spec parameters) only with ``private``."""
+def _parameter_names(factory: BotFactory) -> list[str] | None:
+    """The keyword parameters a bot factory takes after ``game`` (None: it takes any)."""
     try:
         sig = inspect.signature(factory)
     except (TypeError, ValueError):
@@ -189,8 +189,4 @@ def _parameter_names(factory: BotFactory, private: bool = False) -> list[str] | 
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
         return None
-    return [
-        p.name
-        for p in list(sig.parameters.values())[1:]
-        if p.kind in kinds and (private or not p.name.startswith("_"))
-    ]
+    return [p.name for p in list(sig.parameters.values())[1:] if p.kind in kinds]
