@@ -135,7 +135,7 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
         raise ValueError(
             f"{str(path)!r} is not a text file (UTF-8); expected JSON Lines written by eval --records or play --record"
         ) from None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # JSON Lines: "\n" ends a line
         if not line.strip():
             continue
         where = f"{str(path)!r} line {number}"
