@@ -12,7 +12,8 @@ in ``all`` mode; in solo games both play every deal, head to head). Output: a ta
 95% Wilson intervals, mean placement (1 = first among the game's sides; a 2v2 game has two,
 the teams), Elo (a Bradley-Terry fit to each pairing's score: wins and half the draws between
 two sides; with more, the first player's place among them, scored so that equals rate equal
-although the second player holds more seats), plus ``--json`` and ``--plot`` files. Games run in ``--workers`` processes once the whole tournament holds 40 games or more
+although the second player holds more seats), plus ``--json`` and ``--plot`` files. Games
+run in ``--workers`` processes once the whole tournament holds 40 games or more
 (all pairings together; fewer are played in-process). ``--options`` and ``--moves`` start
 every game from a chosen position (:mod:`training.position`), after that game's own deal.
 ``--records FILE.jsonl`` keeps every game (one JSON line each: the seats' players, the first

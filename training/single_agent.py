@@ -84,7 +84,7 @@ def placement(returns: np.ndarray, seat: int, team: frozenset[int] = frozenset()
     2v2 game is placed 1 (won), 1.5 (drawn) or 2 (lost)."""
     mine = returns[seat]
     n = len(returns)
-    step = n // max(1, len(team)) if len(team) > 1 else n
+    step = n // len(team) if len(team) > 1 else n
     rivals = [returns[s] for s in range(step) if s != seat % step and s not in team]
     above = sum(1 for r in rivals if r > mine + 1e-9)
     tied = sum(1 for r in rivals if abs(r - mine) <= 1e-9)
