@@ -350,3 +350,30 @@ def test_progress_is_strict_json(trained_run: Path) -> None:
 
     rows = json.loads((trained_run / "progress.json").read_text(), parse_constant=lambda c: pytest.fail(c))
     assert rows and all("main_return_mean" in row for row in rows)
+
+
+@needs_game
+def test_an_interrupted_run_keeps_its_finished_iterations(
+    ray_local: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during an RLlib run saves what the finished iterations learned (checkpoint,
+    metadata, progress) and still ends as interrupted."""
+    import json
+
+    import training.rllib.train as rl
+
+    real = rl._train_loop
+
+    def one_then_ctrl_c(algo: Any, args: argparse.Namespace, max_steps: int, log: list[Any]) -> None:
+        args.iterations = 1
+        real(algo, args, max_steps, log)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rl, "_train_loop", one_then_ctrl_c)
+    assert GAME is not None
+    name, params = GAME
+    run_dir = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        train_rllib(_args(name, run_dir), params, TINY)
+    assert is_rllib_spec(str(run_dir)) and len(json.loads((run_dir / "progress.json").read_text())) == 1
+    assert RLlibPolicy.load(run_dir).game.name == name

@@ -41,7 +41,8 @@ heuristic`` measures such a run. Reproducibility: the same ``--seed`` repeats a 
 in one process set-up, except that RLlib batches an episode's agents in the order of a ``set``
 of their ids, which follows Python's string hashing, so shared self-play (several seats on
 ``main``) repeats across processes only with a fixed ``PYTHONHASHSEED`` (``PYTHONHASHSEED=0
-eightfold train ... --backend rllib``).
+eightfold train ... --backend rllib``). Ctrl-C during a run saves the iterations finished
+so far (checkpoint, metadata, progress) and then ends the command as interrupted.
 """
 
 from __future__ import annotations
@@ -411,7 +412,15 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
                 file=sys.stderr,
                 flush=True,
             )
-        log = _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)))
+        log: list[dict[str, float]] = []
+        interrupted = False
+        try:
+            _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)), log)
+        except KeyboardInterrupt:  # Ctrl-C: keep what the finished iterations learned
+            if not log:
+                raise
+            interrupted = True
+            print(f"\ninterrupted after {len(log)} iteration(s): saving them", file=sys.stderr, flush=True)
         run_dir.mkdir(parents=True, exist_ok=True)  # only once there is a run to save
         algo.save_to_path(str(run_dir / CHECKPOINT_DIR))
     finally:
@@ -431,12 +440,14 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in sorted(env_config["params"].items())
     )
     print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name}{flags} --vs {run_dir})")
+    if interrupted:
+        raise KeyboardInterrupt  # the command still ends as interrupted (status 130)
     return run_dir
 
 
-def _train_loop(algo: Any, args: argparse.Namespace, max_steps: int) -> list[dict[str, float]]:
-    """``algo.train()`` until the step or iteration budget; one printed line per iteration."""
-    log: list[dict[str, float]] = []
+def _train_loop(algo: Any, args: argparse.Namespace, max_steps: int, log: list[dict[str, float]]) -> None:
+    """``algo.train()`` until the step or iteration budget; one row per iteration appended to
+    ``log`` (kept by the caller if the loop is interrupted) and printed."""
     start = time.perf_counter()
     steps = 0
     while steps < max_steps and (args.iterations is None or len(log) < args.iterations):
@@ -460,4 +471,3 @@ def _train_loop(algo: Any, args: argparse.Namespace, max_steps: int) -> list[dic
             f"main's summed return {row['main_return_mean']:+.3f}  episode length {row['episode_len_mean']:.1f}",
             flush=True,
         )
-    return log
