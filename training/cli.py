@@ -176,6 +176,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from training.bench import format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
+    if games is not None and len(set(games)) < len(games):
+        raise ValueError(f"--games names a game twice: {args.games}")
     rows = run_bench(games, args.seconds, args.seed, openspiel=args.openspiel)
     print(format_rows(rows))
     if not any("reference" in r.name for r in rows):

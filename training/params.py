@@ -75,12 +75,20 @@ def float_at_least(low: float, strict: bool = False) -> Any:
     return parse
 
 
+#: what the command writes under each output option, by the file name's ending
+OUTPUT_KINDS = {"--out": (".png", "a PNG"), "--plot": (".png", "a PNG"), "--gif": (".gif", "a GIF")}
+
+
 def output_file(option: str, path: str | Path) -> Path:
-    """A file the command will write, checked before the work starts: not a directory, and
-    its folder created if missing (``ValueError`` naming ``option`` when that cannot be)."""
+    """A file the command will write, checked before the work starts: not a directory, named
+    for what it holds (:data:`OUTPUT_KINDS`: ``--out x.jpg`` would hold a PNG), and its folder
+    created if missing (``ValueError`` naming ``option`` when that cannot be)."""
     p = Path(path)
     if p.is_dir():
         raise ValueError(f"{option} {str(path)!r} is a directory; give a file name")
+    suffix, kind = OUTPUT_KINDS.get(option, ("", ""))
+    if suffix and p.suffix.lower() != suffix:
+        raise ValueError(f"{option} writes {kind}: give a file name ending in {suffix}, got {str(path)!r}")
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -36,6 +36,9 @@ from training.players import game_bots, make_player, params_note
 from training.position import reset_to_position, split_moves
 from training.single_agent import outcome
 
+#: the longest line taken as a move (the suite's longest notation strings have about 40 characters)
+MAX_MOVE_TEXT = 200
+
 HELP = """commands:
   <move>   a move in the game's notation (letter case and extra spaces do not matter), or its number
            in the list
@@ -79,6 +82,11 @@ def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
             if 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
             print(f"no move numbered {text}: the list runs from 1 to {len(legal)} (type 'moves')", file=out)
+            continue
+        if len(text) > MAX_MOVE_TEXT:  # no move is that long: not echoed back in full
+            print(
+                f"not a move: a line of {len(text):,} characters (type 'moves' for the legal moves)", file=out
+            )
             continue
         try:
             action = int(raw.string_to_action(text))

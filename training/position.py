@@ -43,6 +43,8 @@ def parse_reset_options(text: str | None) -> dict[str, Any] | None:
         source = f"--options file {str(path)!r}"
         try:
             text = path.read_text(encoding="utf-8")  # OSError: the command line reports it
+        except FileNotFoundError:
+            raise ValueError(f"{source}: no such file") from None
         except UnicodeDecodeError:
             raise ValueError(f"{source} is not a text file (UTF-8); expected a JSON object") from None
     try:

@@ -313,8 +313,11 @@ def run_learner_bench(
         "env": entry.env_id,
         "params": params,
         "timesteps": timesteps,
+        # learn() runs whole rollouts: the steps each measurement ran
+        "steps_run": -(-timesteps // (cfg.n_steps * cfg.n_envs)) * cfg.n_steps * cfg.n_envs,
         "n_envs": cfg.n_envs,
         "network": "CNN" if planes else "MLP",
+        "cnn_channels": list(cfg.cnn_channels) if planes else None,
         "policy": cfg.policy,
         "net_arch": list(cfg.net_arch),
         "vf_arch": None if cfg.vf_arch is None else list(cfg.vf_arch),
@@ -334,14 +337,15 @@ def run_learner_bench(
 def format_result(r: dict[str, Any]) -> str:
     return (
         f"learner throughput (MaskablePPO.learn, {r['policy']} policy, {r['n_envs']} envs, "
-        f"{r['network']} {'x'.join(map(str, r['net_arch'])) or '(no hidden layers)'}"
+        + (f"CNN {r['cnn_channels']} then " if r.get("cnn_channels") else "")
+        + f"{'MLP ' if not r.get('cnn_channels') else 'head '}{'x'.join(map(str, r['net_arch'])) or '(no hidden layers)'}"
         + (
             f" (critic {'x'.join(map(str, r['vf_arch'])) or 'linear'})"
             if r.get("vf_arch") is not None
             else ""
         )
         + ", "
-        f"{r['timesteps']:,} steps, "
+        f"{r.get('steps_run', r['timesteps']):,} steps, "
         f"best of {len(r['all']['game'])}):\n"
         f"  {r['env']} {r['params']}: {r['game_steps_per_s']:,.0f} steps/s "
         f"({r['game_env_share']:.0%} of learn() time in the env)\n"

@@ -34,9 +34,10 @@ def _result(state: State) -> str:
 
 
 def _out(state: State, seat: int) -> str:
-    """``out (1st)``: an eliminated seat and its place in the order of elimination."""
+    """``out (1st out)``: an eliminated seat and its place in the order of elimination (not its
+    place in the game: the first out places last)."""
     k = state.out_order.index(seat) + 1
-    return f"out ({k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'})"
+    return f"out ({k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'} out)"
 
 
 def _rules(state: State) -> str:

@@ -247,7 +247,7 @@ def test_renderers_show_counters_turned_up_tiptops_and_result() -> None:
 
 def test_renderers_show_the_order_of_elimination_and_the_rules() -> None:
     """Both pictures mark an eliminated seat with its place in the order of elimination
-    (``out (2nd)``: what the placement rewards follow) and name the options that change play
+    (``out (2nd out)``: what the placement rewards follow) and name the options that change play
     or rewards (``minus10_rule``, ``reward_mode``)."""
     pytest.importorskip("PIL")
     game = OverAndOutGame(
@@ -259,8 +259,8 @@ def test_renderers_show_the_order_of_elimination_and_the_rules() -> None:
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
     text = render_ansi(state)
     first, second = state.out_order[:2]
-    assert f"player_{first}: out (1st)" in text or f"player_{first} (dealer): out (1st)" in text
-    assert f"player_{second}: out (2nd)" in text or f"player_{second} (dealer): out (2nd)" in text
+    assert f"player_{first}: out (1st out)" in text or f"player_{first} (dealer): out (1st out)" in text
+    assert f"player_{second}: out (2nd out)" in text or f"player_{second} (dealer): out (2nd out)" in text
     assert text.count("out (") == len(state.out_order)
     assert "rules: -10 lose_below_zero, rewards winner_only" in text
     other = state.clone()

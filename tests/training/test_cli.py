@@ -699,3 +699,17 @@ def test_output_piped_into_head_ends_quietly() -> None:
         os.close(write)
         err = proc.stderr.decode()
         assert proc.returncode == 0 and "Broken pipe" not in err and "Traceback" not in err, err
+
+
+def test_play_does_not_echo_a_huge_line_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line far longer than any move is refused with its length, not repeated in full."""
+    import io
+
+    from training.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("x" * 100_000 + "\nquit\n"))
+    assert main(["play", "over_and_out", "--param", "num_players=2", "--vs", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "not a move: a line of 100,000 characters" in out and "x" * 300 not in out

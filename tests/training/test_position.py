@@ -128,8 +128,8 @@ def test_a_well_formed_move_that_is_not_legal_lists_the_legal_ones() -> None:
 def test_a_missing_options_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     name = installed_games()[0]
     missing = tmp_path / "nowhere.json"
-    assert main(["render", name, "--options", f"@{missing}", "--out", str(tmp_path / "x.png")]) == 1
-    assert str(missing) in capsys.readouterr().err
+    assert main(["render", name, "--options", f"@{missing}", "--out", str(tmp_path / "x.png")]) == 2
+    assert f"--options file '{missing}': no such file" in capsys.readouterr().err
 
 
 @pytest.mark.skipif("octi" not in installed_games(), reason="Octi not installed")
@@ -276,6 +276,16 @@ def test_play_refuses_a_position_where_the_game_is_over(
         assert main(["play", "octi", "--moves", joined, *how]) == 2
         assert "the game is over in the position of --moves: nothing to play" in capsys.readouterr().err
     assert main(["render", "octi", "--moves", joined, "--out", str(tmp_path / "end.png")]) == 0
+
+
+def test_output_names_must_say_what_they_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--out`` writes a PNG, ``--gif`` a GIF: another ending is a usage error before any work."""
+    name = installed_games()[0]
+    assert main(["render", name, "--out", str(tmp_path / "r.jpg")]) == 2
+    assert "--out writes a PNG: give a file name ending in .png" in capsys.readouterr().err
+    assert main(["render", name, "--out", str(tmp_path / "R.PNG")]) == 0
+    assert main(["bench", "--games", name, name]) == 2
+    assert "--games names a game twice" in capsys.readouterr().err
 
 
 def test_command_line_mistakes_with_files_and_params_are_named(
