@@ -163,7 +163,7 @@ def _unpickle_game(short_name: str, params: dict[str, Any], deals: int) -> Eight
 
 
 def _unpickle_state(game: EightfoldGame, text: str) -> EightfoldState:
-    return game.deserialize_state(text)
+    return game.deserialize_state(text)  # type: ignore[no-any-return]
 
 
 def _no_info_state(short_name: str, kind: str) -> str:
@@ -303,11 +303,6 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
 
     def observation_tensor_size(self) -> int:
         return int(np.prod(self.engine.observation_shape))
-
-    def deserialize_state(self, text: str) -> EightfoldState:
-        """The state ``state.serialize()`` wrote; ``ValueError`` if another game (or the same
-        game under other parameters) wrote it."""
-        return super().deserialize_state(text)  # type: ignore[no-any-return]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The observer OpenSpiel asks for: the game's own for the default observation type;
