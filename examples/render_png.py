@@ -19,11 +19,14 @@ out = sys.argv[3] if len(sys.argv) > 3 else f"{game}.png"
 env = get_game(game).env(render_mode="rgb_array")
 env.reset(seed=0)
 rng = np.random.default_rng(0)
-for _ in range(steps):
+played = 0
+while played < steps and not env.unwrapped.state.is_terminal():
     obs, _, term, trunc, _ = env.last()
-    if term or trunc:
-        break
+    if term or trunc:  # a knocked-out seat's dead step (Over and Out); the game goes on
+        env.step(None)
+        continue
     env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    played += 1
 frame = env.render()  # uint8[H, W, 3]
 save_png(frame, out)
 print(env.unwrapped.game.render_ansi(env.unwrapped.state))

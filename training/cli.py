@@ -126,15 +126,16 @@ def cmd_render(args: argparse.Namespace) -> int:
     env = entry.env(render_mode="rgb_array", **_env_params(args))
     given = reset_to_position(env, args.seed, args.options, args.moves)
     rng = np.random.default_rng(args.seed)
-    played, ended = 0, ""
-    for _ in range(args.steps):
+    played = 0
+    while played < args.steps and env.agents and not env.unwrapped.state.is_terminal():
         obs, _r, term, trunc, _ = env.last()
-        if term or trunc:
-            ended = " (the game ended there)"
-            break
+        if term or trunc:  # a seat knocked out (Over and Out) takes its dead step; play goes on
+            env.step(None)
+            continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(legal.size)]))
         played += 1
+    ended = " (the game ended there)" if env.unwrapped.state.is_terminal() else ""
     frame = env.render()
     save_png(frame, args.out)
     moves = f"{given} moves of --moves and " if given else ""

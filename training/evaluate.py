@@ -58,7 +58,10 @@ def add_parser(sub: Any) -> None:
         "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
     )
     p.add_argument(
-        "--players", nargs="+", default=[], help="bot specs, model .zip paths and/or RLlib run directories"
+        "--players",
+        nargs="+",
+        default=[],
+        help="two or more distinct bot specs, model .zip paths and/or RLlib run directories (each names its rating)",
     )
     p.add_argument("--games", type=int_at_least(1), default=200, help="games per pairing (default 200)")
     p.add_argument(

@@ -228,10 +228,12 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[agent]
         state = self.state
         obs = self.game.observe(state, seat)
-        # the seat the engine has to move, also while a knocked-out seat's dead step is still
-        # pending (PettingZoo's turn-based parallel conversion observes at that moment)
-        if state.current_player() == seat and not (
-            self.terminations.get(agent) or self.truncations.get(agent)
+        # only the selected agent, when it is the seat the engine has to move (OAO-40: every
+        # other agent's mask is all zeros, also while a knocked-out seat takes its dead step)
+        if (
+            agent == self.agent_selection
+            and state.current_player() == seat
+            and not (self.terminations.get(agent) or self.truncations.get(agent))
         ):
             mask = self.legal_mask().copy()
         else:
@@ -313,7 +315,9 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
         in_space = (type(action) is int and 0 <= action < raw.n_actions) or (
-            action is not None and raw.action_spaces[agent].contains(action)
+            action is not None
+            and not isinstance(action, (bool, np.bool_))  # Discrete.contains(True) holds; no index
+            and raw.action_spaces[agent].contains(action)
         )
         assert (action is None and dead) or in_space, "action is not in action space"
         self._has_updated = True

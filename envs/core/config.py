@@ -65,6 +65,17 @@ def plain(value: Any) -> Any:
     return value
 
 
+def plain_fields(config: object) -> None:
+    """Turn the numpy scalars among a config dataclass's fields (and inside its lists, tuples
+    and dicts) into Python values in place, as :func:`make_config` does for its parameters: a
+    config built directly reads ``np.int64(3)`` as ``3`` too. Each ``__post_init__`` calls it
+    before validating (frozen dataclasses are set through ``object.__setattr__``)."""
+    for f in dataclasses.fields(config):  # type: ignore[arg-type]
+        value = getattr(config, f.name)
+        if isinstance(value, (np.generic, dict, list, tuple)):
+            object.__setattr__(config, f.name, plain(value))
+
+
 def make_config(config_cls: type[C], params: Mapping[str, Any]) -> C:
     """Build ``config_cls(**params)``; unknown names raise ``ValueError`` listing the allowed ones.
 

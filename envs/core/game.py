@@ -242,8 +242,10 @@ class Game(ABC, Generic[C, S]):
         elif params:
             raise ValueError("pass either a config or parameters, not both")
         elif not isinstance(config, self.config_class):
+            want, got = self.config_class, type(config)  # every game's class is named Config
             raise ValueError(
-                f"config must be a {self.config_class.__qualname__}, got {type(config).__name__}"
+                f"config must be a {want.__module__}.{want.__qualname__}, "
+                f"got {got.__module__}.{got.__qualname__}"
             )
         self.config: C = config
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.config import check_bool, check_choice, check_int
+from envs.core.config import check_bool, check_choice, check_int, plain_fields
 from envs.core.game import TERMINAL, GameState, clone_rng
 from envs.octi import turn as _turn
 from envs.octi.actions import Layout, layout
@@ -63,6 +63,7 @@ class Config:
     repetition_draw: bool = field(default=False, metadata={"help": "OCT-52: threefold repetition is a draw"})
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_choice("variant", self.variant, VARIANTS)
         if self.max_turns is not None:
             try:

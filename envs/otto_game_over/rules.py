@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.config import check_bool, check_choice, check_int
+from envs.core.config import check_bool, check_choice, check_int, plain_fields
 from envs.core.game import TERMINAL, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import cards, flow, notation, position
@@ -56,6 +56,7 @@ class Config:
     )
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_choice("num_players", self.num_players, (1, 2, 3, 4))
         check_bool("teams", self.teams)
         check_bool("secret_cards", self.secret_cards)

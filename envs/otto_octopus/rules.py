@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.config import check_bool, check_choice, check_int
+from envs.core.config import check_bool, check_choice, check_int, plain_fields
 from envs.core.game import TERMINAL, GameState, clone_rng
 from envs.otto_octopus.board import (
     BUTTERFLYFISH,
@@ -53,6 +53,7 @@ class Config:
     )
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_choice("num_players", self.num_players, (1, 2, 3, 4))
         check_bool("open_game", self.open_game)
         check_bool("simplified", self.simplified)

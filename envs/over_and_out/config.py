@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from envs.core.config import check_choice, check_int
+from envs.core.config import check_choice, check_int, plain_fields
 from envs.over_and_out.cards import DEFAULT_DECK, KIND_OF, TOKENS
 
 MINUS10_RULES = ("require_10", "lose_below_zero")
@@ -78,6 +78,7 @@ class Config:
     starting_chips: int = field(default=4, metadata={"help": "chips (= first hand size) per player, 1..4"})
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_int("num_players", self.num_players, 2, 8)
         check_int("starting_chips", self.starting_chips, 1, 4)
         counts = _check_deck_counts(self.deck_counts, self.starting_chips * self.num_players)

@@ -130,6 +130,12 @@ def test_numpy_scalar_parameters(name: str) -> None:
         np_game = game_cls(**{k: _numpy_scalars(v) for k, v in params.items()})
         assert np_game.config == plain_game.config
         json.dumps(dataclasses.asdict(np_game.config))
+        # the engine's Config built directly reads them the same way (it refused them, saying
+        # "num_players must be one of [1, 2, 3, 4], got np.int64(3)")
+        direct = game_cls.config_class(**{k: _numpy_scalars(v) for k, v in params.items()})
+        assert direct == plain_game.config
+        json.dumps(dataclasses.asdict(direct))
+        assert all(not isinstance(getattr(direct, f.name), np.generic) for f in dataclasses.fields(direct))
         a = np_game.new_initial_state(np.random.default_rng(3))
         b = plain_game.new_initial_state(np.random.default_rng(3))
         assert json.dumps(a.to_dict(), sort_keys=True) == json.dumps(b.to_dict(), sort_keys=True)
@@ -345,3 +351,16 @@ def test_play_match_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match=r"^bots\[0\] must be a bot with act\(state, seat, rng\)"):
         play_match(game, ["random"] * game.num_players, games=1)  # type: ignore[list-item]
     assert play_match(game, bots, games=np.int64(2), seed=np.int64(1)).games == 2  # type: ignore[arg-type]
+
+
+def test_a_config_of_another_game_is_named_by_its_module() -> None:
+    """Every game's config class is called ``Config``: the error names both by module."""
+    from envs.octi.rules import Config as OctiConfig
+    from envs.over_and_out.config import Config as OaoConfig
+
+    with pytest.raises(
+        ValueError, match=r"config must be a envs\.octi\.rules\.Config, got envs\.over_and_out"
+    ):
+        GAMES["octi"].game_class()(config=OaoConfig())
+    with pytest.raises(ValueError, match="pass either a config or parameters, not both"):
+        GAMES["octi"].game_class()(config=OctiConfig(), variant="basic")

@@ -132,8 +132,13 @@ def test_out_of_bounds_action_asserts(game_name: str) -> None:
     env = GAMES[game_name].env()
     env.reset(seed=0)
     n = env.action_space(env.agent_selection).n
+    before = env.unwrapped.state.to_dict()
     with pytest.raises(AssertionError):
         env.step(n)
+    for flag in (True, False, np.True_):  # Discrete.contains(True) holds; a bool is no index
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            env.step(flag)
+    assert env.unwrapped.state.to_dict() == before  # nothing played
 
 
 def test_spaces_are_cached(game_name: str) -> None:

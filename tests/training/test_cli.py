@@ -368,6 +368,28 @@ def test_render_creates_the_output_folder(tmp_path: Path) -> None:
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_render_plays_on_past_a_knock_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OAO-41: a seat knocked out takes PettingZoo's dead step and the game goes on; ``render``
+    must not stop there and call it the end (it did after two moves of this game)."""
+    from training.cli import main
+
+    params = ["over_and_out", "--param", "num_players=8", "--param", "starting_chips=1"]
+    out = tmp_path / "r.png"
+    assert main(["render", *params, "--steps", "10", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "after 10 random steps, seed 0" in printed and "ended" not in printed
+    assert main(["render", *params, "--steps", "100000", "--out", str(out)]) == 0
+    assert "(the game ended there)" in capsys.readouterr().out
+    # the example script plays past knock-outs too, to the end of the game
+    run = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve().parents[2] / "examples" / "render_png.py"),
+         "over_and_out", "100000", str(out)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "game over" in run.stdout
+
+
 def test_same_seed_same_run(tmp_path: Path) -> None:
     """Runs with one seed give identical weights (self-play and evaluation included), with the
     envs in this process or in subprocesses: a self-play snapshot loaded in the learner's own
