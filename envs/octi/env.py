@@ -81,8 +81,9 @@ observer's own back rank and plane "direction 0" is its forward; OCT-47):
 
 The per-pod planes 48.. tell which action index moves which pod (actions are indexed by
 pod id) and keep stacks exact; Octi has no hidden information. "Own" and "enemy" are always
-the observer's, not the mover's (channel 38 reads 0 for the agent watching the other's
-turn). Once the game is over, the turn planes (20-26, 38, 40-47) are 0 as well as the phase
+the observer's, not the mover's (channel 38 is 1 when the focus pod is the observer's,
+whoever moves: in a capture decision on a jumped enemy pod the mover reads 0 and the waiting
+player 1). Once the game is over, the turn planes (20-26, 38, 40-47) are 0 as well as the phase
 planes, even when a base win ends a turn midway; ``to_dict()`` keeps that turn's origin,
 movers and jumped squares, and the rgb picture still marks them.
 
@@ -143,7 +144,8 @@ position counts as occurred once (OCT-52). :mod:`envs.octi.position` has the det
 engine state exactly, hidden parts and the state's own generator included, so the rest of the
 game's chance is that state's and the reset seed has no say; it takes no other option, and a
 state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
-writes each game's first state this way; seats already out take their dead steps first).
+writes each game's first state this way; seats already out are no agents of the restored
+episode: no dead steps for them, and nothing paid before the state is paid again).
 
 **Decisions where the spec was open** (spec §3/§4 [MODEL] rules are implemented as written):
 

@@ -39,18 +39,23 @@ Effect E: 0 ``time-travel``; 1+j ``magnetic-inversion player_j``; 5 ``revolution
 state, before the first ``reset()`` too (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
 surrounding whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces
 collapsed, and returns the index of any well-formed string, legal or not (the mask says which
-are legal); malformed text (a tab or line break between the words, or a non-ASCII character
-inside the text, or words outside the table) raises ``ValueError`` naming the word that breaks
-it and the words the table allows there (``after 'card magnetic-inversion' comes one of
-player_0, player_1, player_2, player_3, got 'player_4'``), then the grammar.
+are legal); malformed text raises ``ValueError`` saying what is wrong, then the grammar: a tab
+or line break between the words, or a non-ASCII character inside the text, is named as such;
+words outside the table are named with the words the table allows there (``after 'card
+magnetic-inversion' comes one of player_0, player_1, player_2, player_3, got 'player_4'``).
 
 Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 -------------------------------------------------------------------------
 Egocentric: seats relative to the observer (0 = me, then clockwise), teams relative to my
-team. All values in [0, 1]: every count divided by its scale below is clipped at 1 (reached
-only in positions set up beyond the game's copy counts, and by unclaimed shapes / 8), and the
-slots of seats and teams a configuration does not have are zero. Blocks in order (offset =
-sum of the sizes before):
+team. All values in [0, 1]: every count divided by its scale below is clipped at 1, and the
+slots of seats and teams a configuration does not have are zero. The clip is reached in play
+by four entries: a seat holding more than 8 cards (``cards_held``; up to 15 were seen in games
+of greedy bots at ``target_score=48``), unclaimed shapes past 8, a solo victory's match score
+(below), and game totals above ``target_score`` (spec §7's "totals / target"), at the end of
+the game and in a tie-break match, where every team at or above the target reads 1 (a
+trailing team's gap shows only while its total is below the target; the totals stay in
+``infos["totals"]`` and in ``snapshot()``). Elsewhere it is reached only in positions set up
+beyond the game's copy counts. Blocks in order (offset = sum of the sizes before):
 
 =============  ======  ==================================================================
 block          size    content
@@ -152,8 +157,8 @@ documented in :mod:`envs.otto_game_over.position`. Example (spec §9 S3: legal a
 
 ``shapes`` lists the closed shapes with their owners (``{"small@vf1": 0}``: the small circle
 at vertex f1, claimed by team 0; ``null`` = unclaimed), and a shape that is not closed on the given board raises
-``ValueError``. Names (tiles, cards, shapes and vertices, marker kinds, phases) are read in
-any case, as the notation is; a tie-break match position holds no cards (OGO-33: they are
+``ValueError``. Names (squares, tiles, cards, shapes and vertices, marker kinds, phases) are
+read in any case, as the notation is; a tie-break match position holds no cards (OGO-33: they are
 void; ``voided_cards`` counts them). ``env.unwrapped.snapshot()`` returns the full position in the same schema
 (plus ``result`` once the game is over); fed back it reproduces any position of a game not
 yet over (a finished game cannot be set up: ``ValueError``). Any other option key raises ``ValueError`` (PettingZoo's
@@ -162,7 +167,8 @@ yet over (a finished game cannot be set up: ``ValueError``). Any other option ke
 engine state exactly, hidden parts and the state's own generator included, so the rest of the
 game's chance is that state's and the reset seed has no say; it takes no other option, and a
 state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
-writes each game's first state this way; seats already out take their dead steps first).
+writes each game's first state this way; seats already out are no agents of the restored
+episode: no dead steps for them, and nothing paid before the state is paid again).
 
 Decisions where the spec was open
 ---------------------------------

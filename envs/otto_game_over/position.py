@@ -208,7 +208,7 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
 
 
 def _load_board(st: State, board: Any) -> None:
-    for name, text in _dict(board, "board").items():
+    for name, text in _lower_keys(_dict(board, "board"), "board").items():
         if name not in SQUARE_OF_NAME:
             raise ValueError(f"position['board']: unknown square {name!r}; squares are a1..e5")
         parts = text.split("/") if isinstance(text, str) else []

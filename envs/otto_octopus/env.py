@@ -125,8 +125,9 @@ whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces
 tab or line break between the words, or a non-ASCII character inside the text, is malformed)
 and returns the index of any canonical string, legal now or not (the mask says
 which; stepping an illegal one ends the episode, OTP-44). Anything else raises ``ValueError``
-saying what was expected: the word that breaks it and the words allowed there (``after 'place
-straight' comes one of a1, b1, ...``), then the grammar.
+saying what is wrong, then the grammar: a tab or line break between the words, or a
+non-ASCII character, is named as such; otherwise the word that breaks it and the words
+allowed there (``after 'place straight' comes one of a1, b1, ...``).
 Examples: ``place turn-in d6``, ``place end-shell a8``, ``pass``, ``stop``,
 ``return bubbles``, ``swap end player_2``.
 
@@ -138,7 +139,8 @@ returns the current one in the same schema (feeding it back reproduces it).
 engine state exactly, hidden parts and the state's own generator included, so the rest of the
 game's chance is that state's and the reset seed has no say; it takes no other option, and a
 state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
-writes each game's first state this way; seats already out take their dead steps first). The
+writes each game's first state this way; seats already out are no agents of the restored
+episode: no dead steps for them, and nothing paid before the state is paid again). The
 position schema::
 
     {"placements": ["straight d6", "straight d7"],  # play order; arm tiles in arm order

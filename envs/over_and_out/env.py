@@ -29,7 +29,11 @@ the chips; a player without chips is out; the last player left wins.
 
 The mask allows a card iff it is in hand and playable (OAO-18..OAO-24; ``-10`` needs T >= 10
 unless ``minus10_rule="lose_below_zero"``); ``bust`` iff no card is. Only the agent to act
-has a non-zero mask.
+has a non-zero mask (OAO-40): while a knocked-out seat takes its dead step (OAO-41) every
+mask is all zeros. PettingZoo's ``turn_based_aec_to_parallel`` observes right after the
+knock-out, before that dead step, so the observations of that one parallel step have
+all-zero masks; the seat to move is ``infos[a]["active_agent"]`` and
+``par.aec_env.observe(seat)["action_mask"]`` is its mask.
 
 **Observation** ``float32[60]``, egocentric: relative seat k = (seat - me) mod N, k = 0 is
 the observer, padded to 8 seats. Only what the player knows at the table:
@@ -77,7 +81,8 @@ as L). An option given as ``None`` counts as absent.
 engine state exactly, hidden parts and the state's own generator included, so the rest of the
 game's chance is that state's and the reset seed has no say; it takes no other option, and a
 state of other parameters raises ``ValueError`` naming them (``eightfold eval --records``
-writes each game's first state this way; seats already out take their dead steps first).
+writes each game's first state this way; seats already out are no agents of the restored
+episode: no dead steps for them, and nothing paid before the state is paid again).
 
 **Notation** (spec §8): ``play <card>`` with card in ``0 1 2 3 4 5 x2 -10 spin-out top-out
 topsy-turvy``, or ``bust``. ``env.unwrapped.action_to_string(a)`` gives ``"illegal <a>"`` for an

@@ -153,7 +153,7 @@ def test_snapshot_round_trip() -> None:
 
 
 def test_position_names_are_read_in_any_case_and_a_tiebreak_holds_no_cards() -> None:
-    """The position hook reads card, shape, vertex, marker and phase names in any case, as the
+    """The position hook reads card, shape, vertex, square, marker and phase names in any case, as the
     notation (§8) and the tile names are; two keys differing only in case are an error. A
     tie-break match position with cards in a hand is refused (OGO-33: they are void)."""
     from tests.otto_game_over.helpers import make, p_eight
@@ -177,6 +177,10 @@ def test_position_names_are_read_in_any_case_and_a_tiebreak_holds_no_cards() -> 
         )
     )
     assert lower.snapshot() == upper.snapshot()
+    squares = make(p_eight(board={k.upper(): v.lower() for k, v in p_eight()["board"].items()}))
+    assert squares.snapshot() == make(p_eight()).snapshot()  # square names too ('D3' is d3)
+    with pytest.raises(ValueError, match=r"position\['board'\] names a key twice"):
+        make(p_eight(board={"d3": "E12/0", "D3": "E12/1"}))
     with pytest.raises(ValueError, match=r"position\['removed_cards'\] names a key twice"):
         make(p_eight(removed_cards={"meteorite": 1, "Meteorite": 1}))
     with pytest.raises(ValueError, match=r"must be empty in the tie-break match.*OGO-33"):

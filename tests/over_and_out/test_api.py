@@ -270,8 +270,10 @@ def test_renderers_show_the_order_of_elimination_and_the_rules() -> None:
 
 def test_turn_based_parallel_conversion_plays_through_eliminations() -> None:
     """PettingZoo's ``turn_based_aec_to_parallel`` observes right after a move, before the
-    dead step of a seat it knocked out: the seat to move has its mask then, so a parallel
-    loop never stalls, and each agent's rewards add up to its return."""
+    dead step of a seat it knocked out (OAO-41): every mask is all zeros there (OAO-40: only
+    the selected agent, when it is the player to move, has a non-zero mask). The seat to move
+    next is ``infos[a]["active_agent"]``, and observing it again gives its mask (the doc page's
+    recipe); each agent's rewards add up to its return."""
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
     from envs import over_and_out_v0
@@ -279,22 +281,50 @@ def test_turn_based_parallel_conversion_plays_through_eliminations() -> None:
     for seed in range(3):
         aec = over_and_out_v0.env(num_players=6, starting_chips=1)
         par = turn_based_aec_to_parallel(aec)
-        obs, _ = par.reset(seed=seed)
+        obs, infos = par.reset(seed=seed)
         rng = np.random.default_rng(seed)
         totals = dict.fromkeys(aec.possible_agents, 0.0)
         knocked_out = 0
         while par.agents:
             movers = [a for a, o in obs.items() if o["action_mask"].any()]
-            assert len(movers) == 1, movers
-            (mover,) = movers
-            action = int(rng.choice(np.flatnonzero(obs[mover]["action_mask"])))
-            obs, rewards, terms, _truncs, _infos = par.step({mover: action})
+            mover = infos[par.agents[0]].get("active_agent", aec.agent_selection)
+            if movers:
+                assert movers == [mover]
+                mask = obs[mover]["action_mask"]
+            else:  # the step knocked a seat out: observed before its dead step
+                assert knocked_out > 0
+                mask = par.aec_env.observe(mover)["action_mask"]
+                assert mask.any()
+            action = int(rng.choice(np.flatnonzero(mask)))
+            obs, rewards, terms, _truncs, infos = par.step({mover: action})
             for a, r in rewards.items():
                 totals[a] += r
             knocked_out += sum(terms.values()) if par.agents else 0
         returns = aec.unwrapped.state.returns()
         assert knocked_out > 0
         assert [totals[a] for a in aec.possible_agents] == pytest.approx(list(returns))
+
+
+def test_every_mask_is_zero_while_a_knocked_out_seat_takes_its_dead_step() -> None:
+    """OAO-40 / OAO-41: during the dead step the knocked-out agent is selected and every
+    agent's mask is all zeros; the next seat's mask appears once it is selected."""
+    from envs import over_and_out_v0
+
+    env = over_and_out_v0.env(num_players=5, starting_chips=1)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    dead_steps = 0
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _i = env.last()
+        for other in env.agents:
+            mask = env.observe(other)["action_mask"]
+            assert mask.any() == (other == agent and not (term or trunc)), (agent, other)
+        if term or trunc:
+            dead_steps += not env.unwrapped.state.is_terminal()
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert dead_steps > 0
 
 
 def test_a_position_set_up_mid_game_starts_an_episode_without_the_seats_out() -> None:
