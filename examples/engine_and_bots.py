@@ -13,8 +13,11 @@ from envs.core.arena import play_match
 from envs.core.bots import make_bot
 from envs.core.registry import get_game
 
-name = sys.argv[1] if len(sys.argv) > 1 else "over_and_out"
-entry = get_game(name)
+try:
+    entry = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out")
+except ValueError as exc:  # an unknown game is named, without a traceback
+    raise SystemExit(f"engine_and_bots.py: error: {exc}") from None
+name = entry.name
 game = entry.game_class()(**({"num_players": 2} if name != "octi" else {}))
 
 state = game.new_initial_state(np.random.default_rng(0))

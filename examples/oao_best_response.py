@@ -104,7 +104,10 @@ def main() -> None:
     entry = get_game("over_and_out")
     game = entry.game_class()(num_players=2)
     heuristic = make_bot(game, "heuristic", entry.bots())
-    opponent = make_bot(game, args.opponent, entry.bots())
+    try:
+        opponent = make_bot(game, args.opponent, entry.bots())
+    except ValueError as exc:  # an unknown bot spec is a usage error
+        ap.error(f"--opponent: {exc}")
     rng = np.random.default_rng(args.seed)
     wins, start = 0, time.perf_counter()
     for g in range(args.games):

@@ -27,15 +27,20 @@ from training.evaluate import run_tournament
 from training.replay import load_records, write_dataset
 from training.tournament import play_pairing
 
-name = sys.argv[1] if len(sys.argv) > 1 else "over_and_out"
-games = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-epochs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-teacher = sys.argv[4] if len(sys.argv) > 4 else "heuristic"
-params = {"num_players": 2} if name in ("over_and_out", "otto_octopus", "otto_game_over") else {}
+try:  # an unknown game, a bad count or teacher is named, without a traceback
+    name = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out").name
+    counts = sys.argv[2:4] + ["200", "10"][len(sys.argv[2:4]) :]
+    if not all(c.isdigit() and int(c) > 0 for c in counts):
+        raise ValueError(f"games and epochs must be integers >= 1, got {counts}")
+    games, epochs = map(int, counts)
+    teacher = sys.argv[4] if len(sys.argv) > 4 else "heuristic"
+    params = {"num_players": 2} if name in ("over_and_out", "otto_octopus", "otto_game_over") else {}
+    # 1. the teacher's games, kept as records (the teacher against random, seats rotated); a bad
+    #    teacher (bot spec or model .zip) is named before any game
+    res = run_tournament(name, params, [teacher, "random"], games, workers=1, records=True)
+except ValueError as exc:
+    raise SystemExit(f"offline_bc.py: error: {exc}") from None
 torch.manual_seed(0)
-
-# 1. the teacher's games, kept as records (the teacher against random, seats rotated)
-res = run_tournament(name, params, [teacher, "random"], games, workers=1, records=True)
 with tempfile.TemporaryDirectory() as tmp:
     records_path, data_path = Path(tmp) / "games.jsonl", Path(tmp) / "teacher.npz"
     records_path.write_text("".join(json.dumps(r) + "\n" for r in res["records"]))

@@ -44,6 +44,10 @@ def make_bot(game: Any, spec: str, seed: int) -> Any:
     import envs.core.openspiel as eos
 
     name, params = parse_bot_spec(spec)
+    if name == "ismcts" and game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        raise ValueError(
+            f"ismcts: {game.get_type().short_name} has no hidden information; use os-mcts or mcts"
+        )
     if name in ("ismcts", "os-mcts"):
         unknown = sorted(set(params) - {"sims"})
         if unknown:
@@ -88,16 +92,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed < 0:
         ap.error(f"--seed must be >= 0, got {args.seed}")
 
+    import pyspiel
+
     import envs.core.openspiel as eos
     from envs.core.registry import get_game
     from training.params import parse_params
 
-    name = get_game(args.game).name
-    params = {"num_players": 2} if name != "octi" else {}  # Octi: 2 players, no chance, no seed
-    params.update(parse_params(args.param, None))
-    if name != "octi":
-        params["rng_seed"] = args.seed
-    game = eos.load_game(name, **params)
+    try:  # an unknown game, parameter or bot is a usage error, not a traceback
+        name = get_game(args.game).name
+        params = {"num_players": 2} if name != "octi" else {}  # Octi: 2 players, no chance, no seed
+        params.update(parse_params(args.param, None))
+        if name != "octi":
+            params["rng_seed"] = args.seed
+        game = eos.load_game(name, **params)
+        for spec in (args.bot, args.vs):
+            make_bot(game, spec, args.seed)
+    except (ValueError, pyspiel.SpielError) as exc:
+        ap.error(str(exc))
     if game.num_players() != 2:
         ap.error("this script scores 2-player games; pass --param num_players=2")
     wins = draws = losses = 0

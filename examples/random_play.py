@@ -12,12 +12,15 @@ import numpy as np
 import pettingzoo
 
 import envs  # noqa: F401  (registers eightfold/<game>-v0 with PettingZoo)
+from envs.core.registry import get_game
 from training.params import parse_params
 
-game = sys.argv[1] if len(sys.argv) > 1 else "over_and_out"
-params = parse_params(sys.argv[2:])
-
-env = pettingzoo.make("aec", f"eightfold/{game}-v0", **params)
+try:  # an unknown game or a bad parameter is named, without a traceback
+    game = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out").name
+    params = parse_params(sys.argv[2:], flag="parameter")
+    env = pettingzoo.make("aec", f"eightfold/{game}-v0", **params)
+except ValueError as exc:
+    raise SystemExit(f"random_play.py: error: {exc}") from None
 env.reset(seed=42)  # the same seed gives the same game
 rng = np.random.default_rng(42)  # seed your policy too
 

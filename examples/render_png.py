@@ -12,11 +12,17 @@ import numpy as np
 from envs.core.draw import save_png
 from envs.core.registry import get_game
 
-game = sys.argv[1] if len(sys.argv) > 1 else "octi"
-steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-out = sys.argv[3] if len(sys.argv) > 3 else f"{game}.png"
+try:  # an unknown game or a bad step count is named, without a traceback
+    entry = get_game(sys.argv[1] if len(sys.argv) > 1 else "octi")
+    text = sys.argv[2] if len(sys.argv) > 2 else "20"
+    if not text.isdigit():
+        raise ValueError(f"steps must be an integer >= 0, got {text!r}")
+    steps = int(text)
+except ValueError as exc:
+    raise SystemExit(f"render_png.py: error: {exc}") from None
+out = sys.argv[3] if len(sys.argv) > 3 else f"{entry.name}.png"
 
-env = get_game(game).env(render_mode="rgb_array")
+env = entry.env(render_mode="rgb_array")
 env.reset(seed=0)
 rng = np.random.default_rng(0)
 played = 0

@@ -55,11 +55,17 @@ def main() -> None:
     )
     add_backend_args(parser)
     args = parser.parse_args()
-    name = get_game(args.env).name
+    try:
+        name = get_game(args.env).name
+    except ValueError as exc:
+        parser.error(str(exc))
     params = {"num_players": 2} if name == "over_and_out" else {}
     # The SB3 defaults of training/config.py: rollout 256 x 8 envs, minibatch 512, 4 epochs.
     config = {"n_steps": 256, "n_envs": 8, "batch_size": 512, "n_epochs": 4, "net_arch": [256, 256]}
-    run_dir = train_rllib(args, params, config)
+    try:  # a bad setting (an unknown bot, too many runners) is named before Ray starts
+        run_dir = train_rllib(args, params, config)
+    except ValueError as exc:
+        parser.error(str(exc))
     progress = json.loads((run_dir / "progress.json").read_text())
     print(f"env steps/s over the run: {progress[-1]['env_steps_per_s']:.0f}")
     if args.games and get_game(name).game_class()(**params).num_players == 2:

@@ -292,3 +292,35 @@ def test_readme_command_lines_parse() -> None:
             build_parser().parse_args(words[1:])
         except SystemExit as exc:  # argparse's usage error
             raise AssertionError(f"README command does not parse: {line!r}") from exc
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["random_play.py", "chess"], "unknown game 'chess'"),
+        (["random_play.py", "over_and_out", "num_players"], "malformed parameter 'num_players'"),
+        (["random_play.py", "over_and_out", "num_players=9"], "num_players must be an int in [2, 8]"),
+        (["engine_and_bots.py", "chess"], "unknown game 'chess'"),
+        (["render_png.py", "octi", "-3"], "steps must be an integer >= 0, got '-3'"),
+        (["gym_single_agent.py", "octi", "x"], "steps must be an integer >= 1"),
+        (["offline_bc.py", "over_and_out", "3", "1", "nobot"], "unknown bot 'nobot'"),
+        (["oao_best_response.py", "--opponent", "nobot"], "--opponent: unknown bot 'nobot'"),
+        (["openspiel_play.py", "--game", "octi", "--bot", "ismcts:sims=10"], "has no hidden information"),
+        (["openspiel_play.py", "--vs", "nobot"], "unknown bot 'nobot'"),
+    ],
+    ids=lambda a: "-".join(a) if isinstance(a, list) else None,
+)
+def test_examples_name_bad_input_without_a_traceback(args: list[str], message: str, tmp_path: Path) -> None:
+    """Each example refuses an unknown game, bot, parameter or count in one line naming it."""
+    if args[0] == "openspiel_play.py":
+        pytest.importorskip("pyspiel")
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / args[0]), *args[1:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode != 0
+    assert f"{args[0]}: error: " in out.stderr and message in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr

@@ -32,7 +32,9 @@ unless ``minus10_rule="lose_below_zero"``); ``bust`` iff no card is. Only the ag
 has a non-zero mask (OAO-40): while a knocked-out seat takes its dead step (OAO-41) every
 mask is all zeros. PettingZoo's ``turn_based_aec_to_parallel`` observes right after the
 knock-out, before that dead step, so the observations of that one parallel step have
-all-zero masks; the seat to move is ``infos[a]["active_agent"]`` and
+all-zero masks; the seat to move is then ``par.aec_env.agent_selection`` (PettingZoo's
+``infos[a]["active_agent"]`` too, for an agent ``a`` still in ``par.agents``: a knocked-out
+seat's entry is stale, and there is none after ``reset()``), and
 ``par.aec_env.observe(seat)["action_mask"]`` is its mask.
 
 **Observation** ``float32[60]``, egocentric: relative seat k = (seat - me) mod N, k = 0 is

@@ -11,7 +11,14 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.game import hides_nothing
 from tests.core.helpers import make_game, play_random, random_action
+
+
+def _public(value: Any) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True, default=lambda v: np.asarray(v).tolist())
 
 
 def test_observation_blind_to_hidden_information(game_config: tuple[str, dict[str, Any]]) -> None:
@@ -25,6 +32,9 @@ def test_observation_blind_to_hidden_information(game_config: tuple[str, dict[st
                 other = game.resample_hidden(state, seat, rng)
                 assert np.array_equal(game.observe(other, seat), game.observe(state, seat)), (
                     f"seat {seat}'s observation changed when only hidden information changed"
+                )
+                assert _public(game.infos(other, seat)) == _public(game.infos(state, seat)), (
+                    f"seat {seat}'s infos changed when only hidden information changed"
                 )
                 assert other.current_player() == state.current_player()
                 if state.current_player() == seat:
@@ -57,17 +67,15 @@ def test_resample_does_not_touch_the_original(game_config: tuple[str, dict[str, 
     assert json.dumps(state.to_dict(), sort_keys=True) == before
 
 
-#: games without hidden information: their re-deal is the position itself
-PERFECT_INFORMATION = {"octi"}
-
-
 def test_resample_re_deals_what_is_hidden(game_config: tuple[str, dict[str, Any]]) -> None:
     """The blindness test above compares observations of a state and its re-deal, so it proves
     nothing if ``resample_hidden`` re-deals nothing (an unchanged copy passed the whole suite for
     two games). In a game with hidden information (a shuffled deck or tower, other hands) nearly
     every running position has something to re-deal: at least 90% of them must come back
-    different (rng aside; 0.96-1.0 measured over the test configs). A perfect-information game's
-    re-deal is the position itself."""
+    different (rng aside) within a few re-deals (0.96-1.0 at the first one, measured over the
+    test configs; a small deck, as a contributor's Kuhn poker has, re-deals the true cards
+    half the time, so up to 8 are drawn). A perfect-information game's re-deal is the position
+    itself."""
     import json
 
     name, params = game_config
@@ -80,14 +88,16 @@ def test_resample_re_deals_what_is_hidden(game_config: tuple[str, dict[str, Any]
         return json.dumps(d, sort_keys=True)
 
     changed = total = 0
+    draws = 1 if hides_nothing(game) else 8
     for seed in range(2):
         for state in play_random(game, seed):
             if state.is_terminal():
                 continue
             for seat in range(game.num_players):
                 total += 1
-                changed += position(game.resample_hidden(state, seat, rng)) != position(state)
-    if name in PERFECT_INFORMATION:
+                true = position(state)
+                changed += any(position(game.resample_hidden(state, seat, rng)) != true for _ in range(draws))
+    if hides_nothing(game):  # no hidden information (Octi): the re-deal is the position itself
         assert changed == 0
     else:
         assert changed >= 0.9 * total, f"only {changed} of {total} re-deals changed the hidden information"

@@ -400,6 +400,7 @@ def _real_positions(name: str, count: int) -> list[tuple[Game[Any, Any], GameSta
     game: Game[Any, Any] = GAMES[name].game_class()()
     rng = np.random.default_rng(0)
     state = game.new_initial_state(np.random.default_rng(1))
+    first = state.clone()
     out: list[tuple[Game[Any, Any], GameState]] = []
     for step in range(count * 7):
         if state.is_terminal():
@@ -408,6 +409,8 @@ def _real_positions(name: str, count: int) -> list[tuple[Game[Any, Any], GameSta
             out.append((game, state.clone()))
         legal = np.flatnonzero(state.legal_mask())
         state.apply(int(legal[rng.integers(legal.size)]))
+    if not out:  # a game over in under four moves (a contributor's Kuhn poker): its first position
+        out.append((game, first))
     return out
 
 

@@ -163,15 +163,15 @@ def _mask(env: Any, agent: str) -> list[int]:
     return [int(x) for x in env.observe(agent)["action_mask"]]
 
 
-def test_the_seat_to_move_has_its_mask_during_dead_steps() -> None:
-    """While a knocked-out agent is selected for its dead step, the seat the engine has to move
-    already has its mask (PettingZoo's turn-based parallel conversion observes then); the
-    knocked-out agent and the others have none."""
+def test_no_mask_during_dead_steps() -> None:
+    """While a knocked-out agent is selected for its dead step, every mask is all zeros (OAO-40:
+    only the selected agent has one, and it has no move); the seat the engine has to move gets
+    its mask once it is selected."""
     env = _raw({0: {"out": 0, "pay": (-1.0, 0.5, 0.5)}})
     env.step(0)  # player_0 knocks itself out
     assert env.agent_selection == "player_0" and env.terminations["player_0"]
     assert env.state.current_player() == 1
-    assert [_mask(env, a) for a in env.agents] == [[0, 0, 0], [1, 1, 0], [0, 0, 0]]
+    assert [_mask(env, a) for a in env.agents] == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
     env.step(None)
     assert env.agent_selection == "player_1"
     assert _mask(env, "player_1") == [1, 1, 0]

@@ -18,12 +18,18 @@ from hypothesis import strategies as st
 pyspiel = pytest.importorskip("pyspiel")
 
 import envs.core.openspiel as eos  # noqa: E402
+from envs.core.game import hides_nothing  # noqa: E402
 from envs.core.registry import get_game  # noqa: E402
 from tests.core.helpers import make_game  # noqa: E402
 
 
+def perfect(name: str) -> bool:
+    """A game with neither chance nor hidden information (Octi): no ``rng_seed``, deterministic."""
+    return hides_nothing(get_game(name).game_class())
+
+
 def spiel_game(name: str, params: dict[str, Any], seed: int = 0) -> Any:
-    extra = {} if name == "octi" else {"rng_seed": seed}
+    extra = {} if perfect(name) else {"rng_seed": seed}
     return eos.load_game(name, **params, **extra)
 
 
@@ -45,7 +51,7 @@ def test_openspiel_random_sim_test(game_config: tuple[str, dict[str, Any]]) -> N
     Serialisation is checked too where OpenSpiel can (Octi: no generator to save)."""
     name, params = game_config
     game = spiel_game(name, params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=name == "octi", verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=perfect(name), verbose=False)
 
 
 def test_openspiel_plays_the_engines_game(game_config: tuple[str, dict[str, Any]]) -> None:
@@ -53,7 +59,7 @@ def test_openspiel_plays_the_engines_game(game_config: tuple[str, dict[str, Any]
     random game the player to move, legal actions, every seat's observation, the returns and
     the rewards are the engine's."""
     name, params = game_config
-    seed = 0 if name == "octi" else 7  # Octi has no chance and no rng_seed
+    seed = 0 if perfect(name) else 7  # Octi has no chance and no rng_seed
     game = spiel_game(name, params, seed=seed)
     engine = make_game(name, params)
     for k in range(2):
@@ -88,7 +94,7 @@ def test_openspiel_game_type_and_info(game_config: tuple[str, dict[str, Any]]) -
     t = game.get_type()
     assert t.short_name == f"eightfold_{name}"
     Chance, Info, Util = pyspiel.GameType.ChanceMode, pyspiel.GameType.Information, pyspiel.GameType.Utility
-    if name == "octi":
+    if perfect(name):
         assert t.chance_mode == Chance.DETERMINISTIC and t.information == Info.PERFECT_INFORMATION
         assert t.provides_information_state_string
     else:
@@ -184,7 +190,7 @@ def test_openspiel_resample_is_honest(game_config: tuple[str, dict[str, Any]]) -
         assert world.observation_tensor(p) == state.observation_tensor(p)
         assert world.legal_actions() == state.legal_actions()
         worlds.add(engine_json(world))
-    assert engine_json(state) not in worlds or name == "octi"
+    assert engine_json(state) not in worlds or perfect(name)
     with pytest.raises(ValueError, match="player"):
         state.resample(game.num_players(), np.random.default_rng(0))
 

@@ -272,8 +272,9 @@ def test_turn_based_parallel_conversion_plays_through_eliminations() -> None:
     """PettingZoo's ``turn_based_aec_to_parallel`` observes right after a move, before the
     dead step of a seat it knocked out (OAO-41): every mask is all zeros there (OAO-40: only
     the selected agent, when it is the player to move, has a non-zero mask). The seat to move
-    next is ``infos[a]["active_agent"]``, and observing it again gives its mask (the doc page's
-    recipe); each agent's rewards add up to its return."""
+    next is ``par.aec_env.agent_selection`` (and a live agent's ``infos[a]["active_agent"]``),
+    and observing it again gives its mask (the doc page's recipe); each agent's rewards add up
+    to its return."""
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
     from envs import over_and_out_v0
@@ -287,7 +288,8 @@ def test_turn_based_parallel_conversion_plays_through_eliminations() -> None:
         knocked_out = 0
         while par.agents:
             movers = [a for a, o in obs.items() if o["action_mask"].any()]
-            mover = infos[par.agents[0]].get("active_agent", aec.agent_selection)
+            mover = par.aec_env.agent_selection
+            assert all(infos[a].get("active_agent", mover) == mover for a in par.agents)
             if movers:
                 assert movers == [mover]
                 mask = obs[mover]["action_mask"]

@@ -265,6 +265,19 @@ def test_a_critic_of_its_own_is_refused_not_ignored(tmp_path: Path) -> None:
         train_rllib(_args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "vf_arch": [8]})
 
 
+def test_an_unknown_bot_is_named_before_ray_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``train_rllib`` called from a script (``examples/rllib_train.py``) checks the bot specs
+    itself: Ray started, then the env failed inside an actor."""
+    import training.rllib.train as rt
+
+    monkeypatch.setattr(rt, "_init_ray", lambda args: pytest.fail("Ray started before the bots were checked"))
+    with pytest.raises(ValueError, match="unknown bot 'nobot'"):
+        train_rllib(
+            _args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "opponents": "nobot"}
+        )
+    assert not (tmp_path / "run").exists()
+
+
 def test_env_copies_keep_apart_streams_when_rllib_seeds_them() -> None:
     """RLlib seeds env copy v of runner w with seed + w + v (so runner 1 copy 1 and runner 2
     copy 0 get the same number): the env folds its own (runner, copy) indices into the stream,

@@ -379,6 +379,13 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             f"opponents {saved}: the RLlib backend plays bots of the game's table and 'self'; "
             "saved models as opponents need --backend sb3"
         )
+    from envs.core.bots import make_bot
+    from envs.core.registry import get_game
+
+    entry = get_game(name)
+    for spec in env_config["opponents"]:  # a bad bot spec is named here, before Ray starts
+        if spec != "self":
+            make_bot(entry.game_class()(**params), spec, entry.bots())
     if not args.address:  # a local Ray instance: each EnvRunner actor takes a CPU of its own
         cpus = int(args.num_cpus or os.cpu_count() or 1)
         if int(args.num_env_runners or 0) > cpus:
