@@ -20,6 +20,8 @@ class BuildPyWithConfigs(build_py):
             return
         target = Path(self.build_lib) / "training" / "configs"
         self.mkpath(str(target))
+        for stale in target.glob("*.yaml"):  # a config renamed or removed since the last build
+            stale.unlink()
         for src in sorted(Path(__file__).resolve().parent.joinpath("configs").glob("*.yaml")):
             self.copy_file(str(src), str(target / src.name))
 

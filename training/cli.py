@@ -376,6 +376,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.name not in OPTIONAL_TRAINING_MODULES:
             raise
         return int(_missing_extra(exc.name)(args))
+    except ImportError as exc:  # envs.core.draw without Pillow names the render extra
+        if "pip install 'eightfold[" not in str(exc):
+            raise
+        print(f"eightfold {args.command}: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # Ctrl-C at a prompt or during a run: no traceback
         print(f"\neightfold {args.command}: interrupted", file=sys.stderr)
         return 130

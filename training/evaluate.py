@@ -110,9 +110,12 @@ def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
 
 def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool, Start | None, bool]) -> PairResult:
     env, params_json, a, b, ids, seed, deterministic, start, records = task
-    import torch
+    try:  # a model's forward passes: one thread a worker (bots alone need no torch)
+        import torch
 
-    torch.set_num_threads(1)
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
     game, pa = _player(env, params_json, a, deterministic)
     _, pb = _player(env, params_json, b, deterministic)
     return play_pairing(game, pa, pb, (a, b), ids, seed=seed, start=start, records=records)

@@ -568,6 +568,24 @@ def test_without_yaml_bots_still_play_and_a_model_names_the_extra(
     assert "needs the 'yaml' package: pip install 'eightfold[train]'" in capsys.readouterr().err
 
 
+def test_a_bare_install_plays_bot_tournaments_and_render_names_its_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without torch a tournament of bots plays (a worker's thread setting imported torch);
+    without Pillow ``render`` is a usage error naming the extra, not a traceback."""
+    from training.cli import main
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    args = ["eval", *env_args(), "--players", "heuristic", "random", "--games", "2", "--workers", "1"]
+    assert main(args) == 0
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    monkeypatch.delitem(sys.modules, "envs.core.draw", raising=False)  # as if never imported
+    assert main(["render", *env_args(), "--out", str(tmp_path / "x.png")]) == 2
+    assert "rgb_array rendering needs Pillow: pip install 'eightfold[render]'" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_rllib_without_ray_is_a_usage_error_naming_the_extra(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

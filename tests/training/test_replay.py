@@ -255,7 +255,9 @@ def test_dataset_rows_are_the_envs_observations_masks_and_moves(
                 step,
                 n,
             )
-            assert data["players"][row] == rec["seats"][seat] and data["returns"][row] == rec["returns"][seat]
+            assert data["players"][row] == rec["seats"][seat] and data["returns"][row] == np.float32(
+                rec["returns"][seat]
+            )
             env.step(action)
             row += 1
     assert row == len(data["actions"])
