@@ -49,8 +49,8 @@ Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 Egocentric: seats relative to the observer (0 = me, then clockwise), teams relative to my
 team. All values in [0, 1]: every count divided by its scale below is clipped at 1, and the
 slots of seats and teams a configuration does not have are zero. The clip is reached in play
-by four entries: a seat holding more than 8 cards (``cards_held``; up to 15 were seen in games
-of greedy bots at ``target_score=48``), unclaimed shapes past 8, a solo victory's match score
+by four entries: a seat holding more than 8 cards (``cards_held``; greedy bots held up to 18
+in six seeded games at ``target_score=48``), unclaimed shapes past 8, a solo victory's match score
 (below), and game totals above ``target_score`` (spec §7's "totals / target"), at the end of
 the game and in a tie-break match, where every team at or above the target reads 1 (a
 trailing team's gap shows only while its total is below the target; the totals stay in

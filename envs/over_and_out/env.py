@@ -70,7 +70,7 @@ Eliminated agents are terminated in the step that eliminates them, then dead-ste
 | ``deck_counts`` | dict token -> int 0..10^6, total >= starting_chips * N | spec §1 (72 cards) | the change-and-out deck; missing tokens count 0 |
 | ``minus10_rule`` | ``"require_10"``, ``"lose_below_zero"`` | ``"require_10"`` | OAO-21 / OAO-42 |
 | ``reward_mode`` | ``"placement"``, ``"winner_only"`` | ``"placement"`` | §5 |
-| ``max_plays`` | int >= 1 | 5000 | truncation limit; ``max_game_length = max_plays + N`` agent steps |
+| ``max_plays`` | int >= 1 | 5000 | truncation limit; ``max_game_length = max_plays`` decisions (an AEC episode adds at most one dead step per agent) |
 | ``first_dealer`` | None or 0..N-1 | None (random from the reset seed) | dealer of round 1 |
 | ``starting_chips`` | 1..4 | 4 | chips = first hand size |
 

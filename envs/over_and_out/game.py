@@ -62,8 +62,9 @@ class OverAndOutGame(Game[Config, State]):
 
     @property
     def max_game_length(self) -> int:
-        # every play is one agent step; each agent adds at most one dead step
-        return self.config.max_plays + self.config.num_players
+        # decisions, as every game counts them: each is a play (a bust too), and the game is cut
+        # off at max_plays; the AEC env adds at most one dead step per agent to an episode
+        return self.config.max_plays
 
     # ------------------------------------------------------------ functions
     def new_initial_state(self, rng: np.random.Generator, options: Mapping[str, Any] | None = None) -> State:

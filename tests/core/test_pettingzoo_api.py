@@ -204,3 +204,23 @@ def test_text_needs_no_pillow(game_name: str) -> None:
 def test_bad_render_mode(game_name: str) -> None:
     with pytest.raises(ValueError, match="render_mode"):
         GAMES[game_name].env(render_mode="video")
+
+
+def test_observations_are_new_arrays_at_every_call(game_name: str) -> None:
+    """The README: ``last()`` and ``observe()`` return new arrays, safe to store and modify."""
+    env = GAMES[game_name].env()
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter(max_iter=120):
+        obs, _r, term, trunc, _i = env.last()
+        for other in env.agents:
+            first, again = env.observe(other), env.observe(other)
+            for key in ("observation", "action_mask"):
+                assert not np.shares_memory(first[key], again[key])
+                assert not np.shares_memory(first[key], obs[key])
+                first[key][...] = 3
+                np.testing.assert_array_equal(env.observe(other)[key], again[key])
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

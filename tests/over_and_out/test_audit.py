@@ -680,3 +680,25 @@ def test_random_play_against_spec(params: dict[str, Any]) -> None:
                     nd = (nd + 1) % s.n
                 assert (s.dealer, s.total, s.direction, s.round_plays) == (nd, 0, 1, 0)
                 assert [len(h) for h in s.hands] == s.chips
+
+
+def test_max_game_length_counts_decisions_and_is_reached_at_the_truncation() -> None:
+    """``max_game_length`` bounds the decisions (``apply`` calls), as the protocol says: a game
+    cut off at ``max_plays`` (a bust is a play) has made exactly that many; the AEC episode adds
+    one dead step per agent at most."""
+    game = OverAndOutGame(num_players=3, max_plays=40)
+    assert game.max_game_length == 40
+    aec = env(num_players=3, max_plays=40)
+    aec.reset(seed=2)
+    rng = np.random.default_rng(2)
+    decisions = dead = 0
+    for _agent in aec.agent_iter():
+        obs, _r, term, trunc, _i = aec.last()
+        if term or trunc:
+            dead += 1
+            aec.step(None)
+            continue
+        decisions += 1
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert aec.unwrapped.state.is_truncated()
+    assert decisions == game.max_game_length and dead == 3

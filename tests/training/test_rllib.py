@@ -277,6 +277,25 @@ def test_an_unknown_bot_is_named_before_ray_starts(tmp_path: Path, monkeypatch: 
         )
     assert not (tmp_path / "run").exists()
 
+    # the check uses the env's own table: a game whose bots.py has not landed still plays random
+    from envs.core.registry import GameEntry
+
+    class RayStarted(Exception):
+        pass
+
+    def no_bots(self: Any) -> Any:
+        raise ModuleNotFoundError("No module named 'envs.over_and_out.bots'")
+
+    def ray_started(args: Any) -> None:
+        raise RayStarted
+
+    monkeypatch.setattr(GameEntry, "bots", no_bots)
+    monkeypatch.setattr(rt, "_init_ray", ray_started)
+    with pytest.raises(RayStarted):
+        train_rllib(
+            _args("over_and_out", tmp_path / "run"), {"num_players": 2}, {**TINY, "opponents": "random"}
+        )
+
 
 def test_env_copies_keep_apart_streams_when_rllib_seeds_them() -> None:
     """RLlib seeds env copy v of runner w with seed + w + v (so runner 1 copy 1 and runner 2

@@ -379,13 +379,12 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             f"opponents {saved}: the RLlib backend plays bots of the game's table and 'self'; "
             "saved models as opponents need --backend sb3"
         )
-    from envs.core.bots import make_bot
     from envs.core.registry import get_game
+    from training.rllib.env import _make_bot
 
-    entry = get_game(name)
     for spec in env_config["opponents"]:  # a bad bot spec is named here, before Ray starts
-        if spec != "self":
-            make_bot(entry.game_class()(**params), spec, entry.bots())
+        if spec != "self":  # the env's own table (random and mcts before a game's bots.py lands)
+            _make_bot(get_game(name).game_class()(**params), env_config, spec)
     if not args.address:  # a local Ray instance: each EnvRunner actor takes a CPU of its own
         cpus = int(args.num_cpus or os.cpu_count() or 1)
         if int(args.num_env_runners or 0) > cpus:
