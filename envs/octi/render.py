@@ -72,11 +72,16 @@ def _end(st: State) -> tuple[str, str]:
     return f"{COLOUR_NAMES[w]} wins", how or f"{COLOUR_NAMES[1 - w]} cannot move"
 
 
+def _when(st: State, how: str) -> str:
+    """When a finished game ended: a landing on an enemy base ends it inside the turn, before
+    END counts it (OCT-42); every other end once the turn is complete."""
+    return f"in turn {st.turn + 1}" if how == "reached an enemy base" else f"after {st.turn} turns"
+
+
 def _status(st: State) -> list[str]:
     if st.phase == OVER:
         result, how = _end(st)
-        # a landing on an enemy base ends the game inside the turn, before END counts it (OCT-42)
-        when = f"in turn {st.turn + 1}" if how == "reached an enemy base" else f"after {st.turn} turns"
+        when = _when(st, how)
         head = f"game over {when}: {result}" + ("" if result.startswith("draw") else f" ({how})")
     else:
         head = (
@@ -216,7 +221,8 @@ def render_rgb(st: State) -> np.ndarray:
 
 def _panel_lines(st: State) -> list[str]:
     if st.phase == OVER:
-        lines = ["game over", *_end(st), f"after {st.turn} turns", ""]
+        result, how = _end(st)
+        lines = ["game over", result, how, _when(st, how), ""]
     else:
         lines = [
             f"turn {st.turn + 1} of {st.config.turn_limit}",

@@ -238,7 +238,8 @@ points; game: a softmax of totals plus markers; solo: the progress above). One m
 (``examples/mcts_strength.py``): ``mcts:sims=200`` against heuristic 0.545 [0.476, 0.613] over
 200 matches, where the core defaults (2-step random rollouts) score 0.350 [0.287, 0.418];
 against random 0.787 and greedy 0.850 (40 matches each; one match is much luck: heuristic
-itself wins 0.746 of single matches against random). Whole games (the default config), where
+itself wins 0.746 of single matches against random, a score of 0.786 with draws counted half
+as the search's figures are). Whole games (the default config), where
 a per-match edge adds up: 771 W / 279 L against heuristic over 1,050 games (0.734 [0.707, 0.760];
 68 / 32 at ``--seed 17``, 77 / 23 at ``--seed 19``, 71 / 29 at ``--seed 23``, ~40 s a game
 per core; 41 / 19 at ``--seed 59``, 73 / 27 at ``--seed 67``, 21 / 9 at ``--seed 71``, 17 / 3

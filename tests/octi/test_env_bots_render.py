@@ -175,6 +175,7 @@ def test_a_finished_game_says_how_it_ended() -> None:
             # a base win comes inside its turn; every other end once the turn is complete
             when = f"in turn {last_turn}" if how == "reached an enemy base" else f"after {last_turn} turns"
             assert f"game over {when}: " in render_ansi(st)
+            assert when in _panel_lines(st)  # the picture's panel says the same (it said "after 8 turns")
             r = st.returns()
             w = 0 if r[0] > 0 else 1
             own = {st.pos[w * st.P + p] for p in range(st.P)}
