@@ -100,9 +100,10 @@ table tiles, card counts (not the cards), tower and deck sizes, the drawn tile, 
 last match's scores, the cards shown and out of the game, a Time-Travel extra turn, the
 kidnapped card, the creator of an 8 and the teams saved while Infinity is answered, a closed 8
 standing on the board by its X tile, and in solo whether an 8 is closed), ``"rgb_array"`` (a
-``uint8[536, 866, 3]`` picture: closed shapes in their owners' colours, markers on their
-vertices, and a closed 8's whole line, tile strokes and frame lobes, in purple) or ``"human"``
-(prints the ansi text after every step); any other value raises ``ValueError``.
+``uint8[536, 866, 3]`` picture: closed shapes in their owners' colours, the frame's half of a
+border shape too, markers on their vertices, a closed 8's whole line, tile strokes and frame
+lobes, in purple, and the files and ranks along the board) or ``"human"``
+(prints the ansi text after the reset and every step); any other value raises ``ValueError``.
 
 Parameters (spec §6)
 --------------------

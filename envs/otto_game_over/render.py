@@ -11,6 +11,7 @@ from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import (
     DESIGN_IDS,
     FRAME,
+    FRAME_KIND,
     KIND,
     LINK,
     LINK_KIND,
@@ -56,7 +57,10 @@ def _result(st: State) -> str:
         return f"victory, score {st.match_scores[0]}" if st.winners else "defeat"
     if not st.winners:
         return "winners: none"
-    return ("team " if len(st.winners) == 1 else "teams ") + ", ".join(map(str, st.winners)) + " won"
+    teams = ", ".join(map(str, st.winners))
+    if len(st.winners) == st.n_teams:  # every side shares the top: a draw (rewards 0)
+        return f"draw: teams {teams} tie"
+    return ("team " if len(st.winners) == 1 else "teams ") + teams + " won"
 
 
 EIGHT_COLOR = (150, 40, 190)  # the strokes of a closed 8 (no seat of this game has it)
@@ -240,13 +244,21 @@ def _vertex_px(v: int) -> tuple[int, int]:
     return MARGIN + (v % 6) * TILE, MARGIN + (5 - v // 6) * TILE
 
 
-def _draw_frame(draw: Any, eight: Collection[int] = ()) -> None:
-    """The frame's half-shapes (those on a closed 8's line, ``eight``, in its colour)."""
+def _draw_frame(draw: Any, eight: Collection[int] = (), owned: dict[int, Any] | None = None) -> None:
+    """The frame's half-shapes: those on a closed 8's line (``eight``) in its colour, those of a
+    closed shape in its owner's (``owned``: vertex -> colour, grey when unclaimed), as the
+    strokes on the tiles are."""
+    owned = owned or {}
     for name, kind in FRAME.items():
         v = VERTEX_OF_NAME[name]
         vx, vy = _vertex_px(v)
         r = UNIT
-        color, width = (EIGHT_COLOR, 4) if v in eight else ((90, 90, 120), 2)
+        if v in eight:
+            color, width = EIGHT_COLOR, 4
+        elif v in owned:
+            color, width = owned[v], 4
+        else:
+            color, width = (90, 90, 120), 2
         if kind == "s":
             draw.ellipse([vx - r, vy - r, vx + r, vy + r], outline=color, width=width)
         else:
@@ -281,7 +293,17 @@ def render_rgb(st: State) -> np.ndarray:
     img, draw = canvas(side + PANEL, max(side, 120 + SEAT_ROW * st.n))
     team_colors = [SEAT_COLORS[t] for t in range(st.n_teams)]
     xs, eight_ports, eight_frame = closed_eights(st)
-    _draw_frame(draw, eight_frame)
+    owned = {}  # the frame half of a closed shape at a border vertex
+    for v, kind in FRAME_KIND.items():
+        owner = st.shapes.get((SHAPE_OF_KIND[kind], v))
+        if owner is not None:
+            owned[v] = team_colors[owner] if owner >= 0 else (120, 120, 120)
+    _draw_frame(draw, eight_frame, owned)
+    label = font(13)
+    for i in range(5):  # files under the board, ranks left of it, between the frame's half-shapes
+        cx, cy = MARGIN + i * TILE + TILE // 2, MARGIN + (4 - i) * TILE + TILE // 2
+        draw.text((cx - 4, MARGIN + 5 * TILE + 27), "abcde"[i], fill=(110, 100, 85), font=label)
+        draw.text((MARGIN - 40, cy - 8), str(i + 1), fill=(110, 100, 85), font=label)
     for sq in range(25):
         x0 = MARGIN + (sq % 5) * TILE
         y0 = MARGIN + (4 - sq // 5) * TILE

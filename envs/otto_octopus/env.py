@@ -102,8 +102,10 @@ state, the observations and the render stay those of the position before that ac
 Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the
 pile size, the hand of the seat to act and, in the open game, the tiles the other seats show;
 at the end the final scores and the winners: a spectator's view, not an observation),
-``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture) or ``"human"`` (prints the ansi text after
-the reset and every step); any other value raises ``ValueError``.
+``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture of the same spectator's view, the acting
+seat's hand included, with an arrow on each start square of an arm not begun) or ``"human"``
+(prints the ansi text after the reset and every step); a person playing bots should render on
+their own turns only, as ``eightfold play`` does; any other value raises ``ValueError``.
 
 Parameters
 ----------

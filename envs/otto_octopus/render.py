@@ -167,6 +167,16 @@ def _squares(d: Any, st: State) -> None:
         d.rectangle([x0, y0, x0 + CELL, y0 + CELL], fill=col, outline=(90, 150, 190))
         if st.ocean.tip_arm[sq] >= 0:
             d.ellipse([x0 + 22, y0 + 22, x0 + 42, y0 + 42], outline=(255, 240, 0), width=3)
+        elif sq in B.ARM_OF_START and st.ocean.arm_state[B.ARM_OF_START[sq]] == B.UNSTARTED:
+            # an arm not started yet: only its first tile may go here, heading out of Otto
+            dx, dy = VEC[B.ARMS[B.ARM_OF_START[sq]][1]]
+            cx, cy = x0 + CELL / 2, y0 + CELL / 2
+            d.line([(cx - 14 * dx, cy - 14 * dy), (cx + 8 * dx, cy + 8 * dy)], fill=OTTO_C, width=5)
+            tip, px, py = (cx + 20 * dx, cy + 20 * dy), -dy, dx
+            base = (cx + 6 * dx, cy + 6 * dy)
+            d.polygon(
+                [tip, (base[0] + 9 * px, base[1] + 9 * py), (base[0] - 9 * px, base[1] - 9 * py)], fill=OTTO_C
+            )
     for i, f in enumerate(B.FILES):
         d.text((MARGIN + i * CELL + CELL / 2, MARGIN / 2), f, fill=draw.INK, font=draw.font(14), anchor="mm")
         d.text(

@@ -437,7 +437,10 @@ def test_render_game_over_match_number_and_winners_fit() -> None:
     assert f"match {st.matches}\n" in render_ansi(st)
     st = make({}, num_players=4, episode="match")
     st.winners, st.phase = [0, 1, 2, 3], OVER
-    assert "teams 0, 1, 2, 3 won" in render_ansi(st)
+    assert "draw: teams 0, 1, 2, 3 tie" in render_ansi(st)  # every side shares the top
+    st.winners = [0, 2]
+    assert "teams 0, 2 won" in render_ansi(st)
+    st.winners = [0, 1, 2, 3]
     img = render_rgb(st)
     assert (img[10:40, -6:] == img[-1, -1]).all()  # the heading is not cut at the right edge
 
@@ -523,3 +526,21 @@ def test_observation_stays_in_its_space_beyond_the_copy_counts() -> None:
     for seat in range(2):
         o = OttoGameOverGame().observe(st, seat)
         assert not o[start : start + blocks["to_move"] + blocks["actor"]].any()
+
+
+def test_render_colours_the_frame_half_of_an_owned_border_shape() -> None:
+    """The picture shows closed shapes in their owners' colours: at a border vertex the frame's
+    half of the shape too (it stayed grey, so a claimed corner circle read as unclaimed)."""
+    from envs.core.draw import SEAT_COLORS
+    from envs.otto_game_over.geometry import FRAME_KIND, VERTEX_OF_NAME
+    from envs.otto_game_over.render import UNIT, _vertex_px, render_rgb
+    from tests.otto_game_over.helpers import p_eight
+
+    st = make(p_eight())  # small@vf1 owned by team 0, small@va6 by team 1 (both on the frame)
+    img = render_rgb(st)
+    for name, team in (("vf1", 0), ("va6", 1)):
+        v = VERTEX_OF_NAME[name]
+        assert v in FRAME_KIND
+        vx, vy = _vertex_px(v)
+        outside = (vx - UNIT, vy) if name.startswith("va") else (vx + UNIT, vy)  # off the board
+        assert tuple(img[outside[1], outside[0]]) == SEAT_COLORS[team]
