@@ -25,6 +25,14 @@ def state_json(state: GameState) -> str:
     return json.dumps(state.to_dict(), sort_keys=True)
 
 
+def position_json(state: GameState) -> str:
+    """The state without its generator: what a seat could be dealt, not how chance goes on (a
+    check that "the deal changed" must not pass on the generator alone)."""
+    d = dict(state.to_dict())
+    d.pop("rng", None)
+    return json.dumps(d, sort_keys=True)
+
+
 def play_random(game: Game[Any, Any], seed: int, max_steps: int | None = None) -> list[GameState]:
     """States of one seeded random game, the initial one first."""
     rng = np.random.default_rng(seed)

@@ -1417,3 +1417,40 @@ def test_notation_is_the_spec_grammar() -> None:
     ):
         with pytest.raises(ValueError):
             state.string_to_action(bad)
+
+
+def test_rare_branches_are_compared() -> None:
+    """The differential runs reach the rare rules they are meant to compare (``hit`` counts
+    them; before this test nothing read the counts): dark tiles and an empty tower (OGO-15..18),
+    OGO-20's vertex order, claims and reopened shapes (OGO-21..23), the Time-Travel extra turn
+    (OGO-34), every start-of-turn card and a kidnapping of most of them (OGO-43/44), a leap
+    closing an 8 (OGO-41), Infinity (OGO-45), every match end (OGO-48/49/51), the blind and
+    tie-break matches with an 8 in the tie-break (OGO-53/55/56), solo defeat and victory
+    (OGO-61) and the truncation (§5). (A kidnapped magnetic-inversion or infinity is not
+    reached by these runs.)"""
+    before = Counter(HITS)
+    for p in FORCED:
+        params, pos, moves = p.values
+        for seed in range(4):
+            run_from(params, seed, complete(pos, params.get("num_players", 2) == 1, seed), 150, moves)
+    for c in CONFIGS:
+        for seed in range(5):
+            run_fuzz(c.values[0], seed, 60)
+    for i in (0, 1, 3, 4, 9, 14):
+        for seed in range(4):
+            run_scenario(CONFIGS[i].values[0], seed, 100)
+    for i in (6, 7):  # 2p-blind-trunc, 2v2-blind
+        for seed in range(3):
+            run_playout(CONFIGS[i].values[0], seed, 600)
+    hit = set(HITS - before)
+    cards = {"time-travel", "magnetic-inversion", "revolution-cw", "revolution-acw", "meteorite"}
+    cards |= {"quantum-leap", "alien-kidnapping"}
+    kidnapped = {f"OGO-44 kidnapped {k}" for k in cards - {"time-travel", "magnetic-inversion"}}
+    assert hit >= {
+        "OGO-15 dark drawn", "OGO-16 dark pair", "OGO-17 dark, no table", "OGO-18 tower empty",
+        "OGO-20 vertex order", "OGO-21 unclaimed", "OGO-22 claim", "OGO-23 reopened", "OGO-24 eight",
+        "OGO-34 extra turn", "OGO-41 leap closes", "OGO-41 leap closes an 8", "OGO-43 kidnap void",
+        "OGO-45 infinity", "OGO-48 board full", "OGO-49 exhausted", "OGO-51 silly", "OGO-53 blind dark",
+        "OGO-53 tie-break match", "OGO-55 tie-break 8", "OGO-56 draw", "OGO-56 tile draw",
+        "OGO-61 solo defeat", "OGO-61 solo victory", "truncation", *cards, *kidnapped,
+    }, sorted(hit)  # fmt: skip

@@ -302,3 +302,21 @@ def test_fast_placement_table_agrees_with_the_rule_by_rule_check() -> None:
                     ok = st.ocean.tiles[a & 63] == -1 and st.ocean.explain(a >> 6, a & 63, fish_rules) is None
                     assert bool(mask[a]) == ok, (params, seed, ACTION_STRINGS[a], st.snapshot())
                 st.apply(int(rng.choice(st.legal_actions())))
+
+
+def test_the_tile_hidden_in_the_open_game_is_the_newest_and_only_it_is_re_dealt() -> None:
+    """OTP-41: in the open game each other hand's newest tile is its secret one (the others
+    show); in the closed game the whole hand is hidden. A seat's re-deal of the hidden
+    information (what its search samples) keeps the tiles it can see."""
+    from envs.otto_octopus.encode import hidden_tiles
+
+    hands = [["straight"], ["starfish", "moray", "minnow"]]
+    st = make(P1, hands, open_game=True, pile=[])
+    assert hidden_tiles(st, 0) == st.hands[1][-1:]  # the minnow, drawn last
+    assert hidden_tiles(st, 1) == st.hands[0][-1:]
+    closed = make(P1, hands, pile=[])
+    assert hidden_tiles(closed, 0) == closed.hands[1]
+    game = OttoOctopusGame(open_game=True)
+    for k in range(5):
+        world = game.resample_hidden(st, 0, np.random.default_rng(k))
+        assert world.hands[1][:2] == st.hands[1][:2] and world.hands[0] == st.hands[0]

@@ -35,10 +35,15 @@ def _play(env: gym.Env, seed: int, steps: int) -> list[tuple[bytes, float, bool,
 
 
 def test_import_training_registers_every_game_with_gymnasium() -> None:
+    import warnings
+
     ids = {f"eightfold/{name}-single-v0" for name in GAMES}
     assert ids <= set(gym.registry)
-    training.single_agent.register_gymnasium()  # idempotent: no "overriding" re-registration
-    assert ids <= set(gym.registry)
+    specs = {i: gym.spec(i) for i in ids}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Gymnasium warns "Overriding environment" on a re-registration
+        training.single_agent.register_gymnasium()  # idempotent
+    assert all(gym.spec(i) is specs[i] for i in ids)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -37,6 +37,7 @@ def test_shaped_rewards_telescope_to_the_true_return(name: str) -> None:
         phi0 = float(shaped.game.evaluate(shaped.state)[shaped.seat])  # type: ignore[attr-defined]
         rng = np.random.default_rng(seed)
         total_plain = total_shaped = 0.0
+        differ = 0  # steps whose shaped reward is not the plain one (phi0 is 0 in the Otto games)
         done = False
         while not done:
             assert np.array_equal(o1, o2)
@@ -48,10 +49,12 @@ def test_shaped_rewards_telescope_to_the_true_return(name: str) -> None:
             assert (d1, t1) == (d2, t2)
             total_plain += r1
             total_shaped += r2
+            differ += r1 != pytest.approx(r2)
             done = d1 or t1
         assert info1["return"] == info2["return"] == pytest.approx(total_plain)
         assert info1["outcome"] == info2["outcome"]
         assert total_shaped == pytest.approx(total_plain - k * phi0)
+        assert differ > 0  # the shaping terms are there, not only their telescoped sum
 
 
 def test_shaping_rewards_progress_within_a_game() -> None:
