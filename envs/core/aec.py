@@ -281,10 +281,6 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     illegal_reward = -1.0
 
-    def __init__(self, env: EightfoldAECEnv) -> None:
-        super().__init__(env)
-        self._illegal_ended = False
-
     # hot attributes, forwarded without __getattr__ (order checks kept)
     def _raw(self, name: str) -> Any:
         if not self._has_reset:
@@ -302,10 +298,6 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)  # type: ignore[no-any-return]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._illegal_ended = False
-        super().reset(seed=seed, options=options)
 
     def step(self, action: Any) -> None:
         raw = self.env
@@ -340,7 +332,6 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         raw.rewards[agent] = float(self.illegal_reward)
         raw._accumulate_rewards()
         raw._deads_step_first()
-        self._illegal_ended = True
 
     def __str__(self) -> str:
         return str(self.env)

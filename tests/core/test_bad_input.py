@@ -365,6 +365,17 @@ def test_play_match_arguments_are_checked() -> None:
     assert play_match(game, bots, games=np.int64(2), seed=np.int64(1)).games == 2  # type: ignore[arg-type]
 
 
+def test_a_config_built_directly_reads_nested_numpy_values() -> None:
+    """``plain_fields`` turns numpy scalars inside a field's dict too (Over and Out's
+    ``deck_counts``), as ``env()`` does."""
+    from envs.over_and_out.config import Config
+
+    counts = dict(Config().deck_counts)
+    direct = Config(deck_counts={k: np.int64(v) for k, v in counts.items()})
+    assert direct == Config(deck_counts=counts)
+    assert all(type(v) is int for v in direct.deck_counts.values())
+
+
 def test_a_config_of_another_game_is_named_by_its_module() -> None:
     """Every game's config class is called ``Config``: the error names both by module."""
     from envs.octi.rules import Config as OctiConfig

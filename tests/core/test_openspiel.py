@@ -108,6 +108,9 @@ def test_openspiel_game_type_and_info(game_config: tuple[str, dict[str, Any]]) -
     assert game.max_game_length() == engine.max_game_length
     assert (game.min_utility(), game.max_utility()) == tuple(map(float, engine.reward_range))
     assert game.observation_tensor_shape() == list(engine.observation_shape)
+    # the flat size (OpenSpiel's tools size their networks by it): all of Octi's planes
+    size = int(np.prod(engine.observation_shape))
+    assert game.observation_tensor_size() == size == len(game.new_initial_state().observation_tensor())
     # the parameters round-trip: loading from get_parameters() gives the same game
     again = pyspiel.load_game(t.short_name, game.get_parameters())
     assert again.engine.config == engine.config
@@ -191,6 +194,8 @@ def test_openspiel_resample_is_honest(game_config: tuple[str, dict[str, Any]]) -
         assert world.legal_actions() == state.legal_actions()
         worlds.add(position_json(world.engine))  # the deal, not the generator alone
     assert position_json(state.engine) not in worlds or perfect(name)
+    # each draw of OpenSpiel's sampler is another world (a resample ignoring it gave one)
+    assert len(worlds) == 1 if perfect(name) else len(worlds) > 1
     with pytest.raises(ValueError, match="player"):
         state.resample(game.num_players(), np.random.default_rng(0))
 
@@ -258,6 +263,17 @@ def test_openspiel_bot_wrapper_plays_like_the_suite_bot() -> None:
     assert "heuristic" in repr(bot)
     with pytest.raises(ValueError, match="unknown bot 'nope'"):
         eos.EightfoldBot(game, "nope")
+
+    # the bot's seed drives its draws: the same seed repeats a game, another one differs
+    def random_game(seed: int) -> list[int]:
+        fresh = eos.load_game("otto_octopus", num_players=2)  # its first deal every time
+        bots = [eos.EightfoldBot(fresh, "random", seed=seed + k) for k in range(2)]
+        s = fresh.new_initial_state()
+        while not s.is_terminal():
+            s.apply_action(bots[s.current_player()].step(s))
+        return list(s.history())
+
+    assert random_game(3) == random_game(3) != random_game(5)
     with pytest.raises(ValueError, match="game must be an eightfold OpenSpiel game"):
         eos.EightfoldBot(pyspiel.load_game("tic_tac_toe"), "random")
 
@@ -525,3 +541,19 @@ def test_ismcts_bot_without_openspiel_names_the_extra(monkeypatch: pytest.Monkey
         make_bot(game, "ismcts", {})
     with pytest.raises(ValueError, match=r"unknown bot 'nope'; available: \[.*'ismcts', 'mcts'"):
         make_bot(game, "nope", {"random": object})
+
+
+def test_openspiel_seed_default_and_notation_off_turn() -> None:
+    """``rng_seed`` defaults to 0 (the module docstring's promise: the k-th state is the deal
+    of ``default_rng([0, k])``) and refuses a bool by name; ``action_to_string`` of a seat that
+    is not to move does not read the mover's position (Octi's strings name squares)."""
+    game = eos.load_game("over_and_out", num_players=2)
+    assert game.get_parameters()["rng_seed"] == 0
+    want = make_game("over_and_out", {"num_players": 2}).new_initial_state(np.random.default_rng([0, 0]))
+    assert engine_json(game.new_initial_state()) == json.dumps(want.to_dict(), sort_keys=True)
+    with pytest.raises(ValueError, match="rng_seed must be an int"):
+        eos.load_game("over_and_out", rng_seed=True)
+    octi = eos.load_game("octi").new_initial_state()
+    a = octi.legal_actions()[0]
+    assert octi.action_to_string(0, a) == "prong b2 N"
+    assert octi.action_to_string(1, a) == f"action {a}"

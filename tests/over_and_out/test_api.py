@@ -355,3 +355,29 @@ def test_a_position_set_up_mid_game_starts_an_episode_without_the_seats_out() ->
     obs, _ = par.reset(options={"state": saved})
     (mover,) = [a for a, o in obs.items() if o["action_mask"].any()]
     par.step({mover: int(np.flatnonzero(obs[mover]["action_mask"])[0])})
+
+
+def test_a_finished_game_restored_pays_nothing_again_and_ends_every_agent() -> None:
+    """``reset(options={"state": ...})`` of a finished game (a record's last state): every
+    seat is an agent again, terminated, taking its dead step, and nothing already paid is a
+    reward of the new episode (the returns are its baseline)."""
+    from envs import over_and_out_v0
+
+    env = over_and_out_v0.env(num_players=4, starting_chips=1)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _i = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    finished = env.unwrapped.state.to_dict()
+    again = over_and_out_v0.env(num_players=4, starting_chips=1)
+    again.reset(options={"state": finished})
+    assert again.agents == again.possible_agents and all(again.terminations.values())
+    assert set(again.rewards.values()) == {0.0} and set(again._cumulative_rewards.values()) == {0.0}
+    steps = 0
+    for _agent in again.agent_iter():
+        _obs, reward, term, _trunc, _i = again.last()
+        assert term and reward == 0.0
+        again.step(None)
+        steps += 1
+    assert steps == 4
