@@ -437,3 +437,74 @@ def test_result_picks_the_games_listed_and_exported(
     assert "no game of" in capsys.readouterr().err
     assert main(["replay", str(path), "2", "--result", "loss"]) == 2
     assert "--result picks games for the list or --dataset" in capsys.readouterr().err
+
+
+def test_tournament_seed_reaches_every_game_and_record() -> None:
+    """``--seed`` deals the games: each record carries ``game_seed(seed, g)``, in this process
+    and in worker processes alike, and another seed plays other games."""
+    name, params, players = "over_and_out", {"num_players": 2}, ["random", "greedy"]
+    for workers, games in ((1, 4), (2, 40)):  # 40 games reach the process pool
+        res = run_tournament(name, params, players, games, seed=3, workers=workers, records=True)
+        assert [r["seed"] for r in res["records"]] == [game_seed(3, g) for g in range(games)]
+    three = run_tournament(name, params, players, 6, seed=3, workers=1, records=True)["records"]
+    zero = run_tournament(name, params, players, 6, seed=0, workers=1, records=True)["records"]
+    assert [r["moves"] for r in three] != [r["moves"] for r in zero]
+
+
+def test_solo_pairings_play_both_players_on_the_same_deal() -> None:
+    """Solo: both players of a pairing play each deal (compared head to head): the two
+    records of a game start from the same state and carry the same seed."""
+    res = run_tournament(
+        "otto_game_over", {"num_players": 1}, ["heuristic", "greedy"], 3, workers=1, records=True
+    )
+    records = res["records"]
+    for g in range(3):
+        a, b = records[2 * g], records[2 * g + 1]
+        assert a["options"] == b["options"] and a["seed"] == b["seed"] == game_seed(0, g)
+
+
+def test_mode_all_plays_both_orders_beyond_two_seats() -> None:
+    """``--mode all`` with 3 or 4 seats plays each pair both ways (one seat against the
+    others' several, and the reverse), so no player's order decides the ratings."""
+    for n in (3, 4):
+        res = run_tournament(
+            "over_and_out", {"num_players": n}, ["random", "greedy", "heuristic"], 2, mode="all", workers=1
+        )
+        pairs = {(p["a"], p["b"]) for p in res["pairs"]}
+        assert ("random", "greedy") in pairs and ("greedy", "random") in pairs, pairs
+
+
+def test_datasets_mark_only_cut_off_games_truncated(tmp_path: Path, records_file: Path) -> None:
+    """Games that end by their rules are not truncated in the dataset (offline RL reads the
+    column to bootstrap): every row of the module's finished games reads False."""
+    data = tmp_path / "d.npz"
+    assert all(not r["truncated"] for r in load_records(records_file))
+    assert main(["replay", str(records_file), "--dataset", str(data)]) == 0
+    truncated = np.load(data)["truncated"]
+    assert truncated.size > 0 and not truncated.any()
+
+
+def test_a_record_cut_short_is_refused_even_when_its_returns_match(
+    records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record missing its last move whose returns are those of the position so far (0 each
+    in a 2-player Over and Out before its knock-out) is still no finished game."""
+    rec = load_records(records_file)[0]
+    cut = {**rec, "moves": rec["moves"][:-1], "returns": [0.0] * len(rec["returns"])}
+    bad = tmp_path / "cut.jsonl"
+    bad.write_text(json.dumps(cut) + "\n")
+    assert main(["replay", str(bad), "1"]) == 2
+    assert "the game is not over" in capsys.readouterr().err
+
+
+def test_records_split_on_newlines_only(records_file: Path, tmp_path: Path) -> None:
+    """JSON Lines end at "\\n": a raw U+2028 or U+0085 inside a string (another tool's
+    ``ensure_ascii=False``) stays inside its record."""
+    rec = load_records(records_file)[0]
+    odd = tmp_path / "odd.jsonl"
+    lines = [
+        json.dumps({**rec, "pairing": [f"a\u2028b{k}", "c\u0085d"]}, ensure_ascii=False) for k in range(2)
+    ]
+    odd.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    loaded = load_records(odd)
+    assert [r["pairing"][0] for r in loaded] == ["a\u2028b0", "a\u2028b1"]
