@@ -82,7 +82,7 @@ flags          4       Time-Travel extra turn, blind match (also 1 in the tie-br
                        and in solo, which run blind: OGO-53, OGO-60), tie-break match, solo
 to_move        4       seat whose turn it is (relative; all zero when over)
 actor          4       seat deciding now (relative; differs in INFINITY; all zero when over)
-creator        4       creator of the 8 (INFINITY phase)
+creator        4       creator of the 8 (relative; INFINITY phase)
 saved          4       teams already saved by an Infinity (relative, INFINITY phase)
 misc           4       Time Travel pending, matches / max_matches, an 8 closed (solo),
                        unclaimed shapes / 8

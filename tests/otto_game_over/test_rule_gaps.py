@@ -9,6 +9,7 @@ outcome the spec gives.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from envs.otto_game_over import actions as A
@@ -101,3 +102,81 @@ def test_ogo_48b_full_board_ends_the_match() -> None:
     assert min(st.design) >= 0  # all 25 squares hold a tile
     assert st.is_terminal() and st.match_scores == [1, 1]
     assert list(st.returns()) == [0.0, 0.0]
+
+
+def test_resample_re_deals_every_hand_the_seat_cannot_see() -> None:
+    """§7 hidden information: a seat's re-deal (what its search samples) re-deals the deck and
+    every other player's cards, except a 2v2 partner's (OGO-27), keeping each hand's size and
+    the cards unseen as a whole."""
+    from envs.otto_game_over.game import OttoGameOverGame
+
+    for params in ({"num_players": 3}, {"num_players": 4}, {"num_players": 4, "teams": True}):
+        game = OttoGameOverGame(**params)
+        st = game.new_initial_state(np.random.default_rng(4))
+        n = game.num_players
+        partner = 2 if params.get("teams") else 0
+        unseen = sorted(list(st.deck) + [c for s in range(1, n) if s != partner for c in st.hands[s]])
+        changed = set()
+        for k in range(20):
+            world = game.resample_hidden(st, 0, np.random.default_rng(k))
+            assert world.hands[0] == st.hands[0] and world.hands[partner] == st.hands[partner]
+            again = sorted(
+                list(world.deck) + [c for s in range(1, n) if s != partner for c in world.hands[s]]
+            )
+            assert again == unseen and [len(h) for h in world.hands] == [len(h) for h in st.hands]
+            changed |= {s for s in range(1, n) if sorted(world.hands[s]) != sorted(st.hands[s])}
+        assert changed == {s for s in range(1, n) if s != partner and st.hands[s]}, (params, changed)
+
+
+def test_infinity_phase_slots_are_relative_to_the_observer() -> None:
+    """§7 / the doc page's ``to_move``, ``actor``, ``creator`` and ``saved`` blocks in the
+    INFINITY phase (OGO-45/46), where the seat deciding is not the seat whose turn it is: 2v2,
+    p0 closes an 8 and saves its team with Infinity; p1 (the other team) is asked next. Seen
+    from p2 (p0's partner) and from p3, each block names the seat or team relative to the
+    observer."""
+    from envs.otto_game_over import encode as E
+    from envs.otto_game_over.game import OttoGameOverGame
+
+    pos = p_eight(tower=["B7"], tables=["D10", "G16", "A4", "A4"], hands=[["infinity"], ["infinity"], [], []])
+    st = make(pos, num_players=4, teams=True, episode="match")
+    play(st, "no card")
+    play(st, "table a1 r0")
+    play(st, "card infinity")  # p0 saves team 0
+    assert (st.actor, st.to_move, st.inf_creator, st.saved) == (1, 0, 0, [True, False])
+    game = OttoGameOverGame(num_players=4, teams=True, episode="match")
+
+    def block(seat: int, name: str) -> list[int]:
+        obs = game.observe(st, seat).ravel()
+        off = getattr(E, name)
+        return [int(x) for x in obs[off : off + 4]]
+
+    # from p2: p0 is 2 seats on, p1 3 seats on; team 0 is its own team
+    assert block(2, "_O_TO_MOVE") == [0, 0, 1, 0] and block(2, "_O_ACTOR") == [0, 0, 0, 1]
+    assert block(2, "_O_CREATOR") == [0, 0, 1, 0] and block(2, "_O_SAVED") == [1, 0, 0, 0]
+    # from p3: p0 is 1 seat on, p1 2 seats on; team 0 is the other team
+    assert block(3, "_O_TO_MOVE") == [0, 1, 0, 0] and block(3, "_O_ACTOR") == [0, 0, 1, 0]
+    assert block(3, "_O_CREATOR") == [0, 1, 0, 0] and block(3, "_O_SAVED") == [0, 1, 0, 0]
+
+
+def test_flag_and_misc_slots_of_rare_phases() -> None:
+    """§7 / the doc page's ``flags``, ``misc`` and ``kidnapped`` blocks where random play
+    seldom goes: a tie-break match sets both the blind and the tie-break flags (OGO-53); a
+    solo game with an 8 closed sets ``misc[2]`` (OGO-61); no unclaimed shape reads 0."""
+    from envs.otto_game_over import encode as E
+    from envs.otto_game_over.game import OttoGameOverGame
+
+    def tail(st: object, name: str, size: int, **params: object) -> list[float]:
+        obs = OttoGameOverGame(**params).observe(st, 0).ravel()  # type: ignore[arg-type]
+        off = getattr(E, name)
+        return [float(x) for x in obs[off : off + size]]
+
+    tie = make(
+        p_eight(tower=["D10"], tables=[None, None, None], tiebreak=True, totals=[24, 24, 10]), num_players=3
+    )
+    assert tail(tie, "_O_FLAGS", 4, num_players=3) == [0.0, 1.0, 1.0, 0.0]
+    plain = make(p_eight())
+    assert tail(plain, "_O_FLAGS", 4) == [0.0, 0.0, 0.0, 0.0]
+    assert tail(plain, "_O_MISC", 4)[3] == 0.0  # both of P-EIGHT's shapes are claimed
+    solo = make({"solo_eights": 1}, num_players=1)
+    assert tail(solo, "_O_MISC", 4, num_players=1)[2] == 1.0
+    assert tail(make({}, num_players=1), "_O_MISC", 4, num_players=1)[2] == 0.0

@@ -320,3 +320,19 @@ def test_the_tile_hidden_in_the_open_game_is_the_newest_and_only_it_is_re_dealt(
     for k in range(5):
         world = game.resample_hidden(st, 0, np.random.default_rng(k))
         assert world.hands[1][:2] == st.hands[1][:2] and world.hands[0] == st.hands[0]
+
+
+def test_the_turn_slots_are_zero_once_the_game_is_over() -> None:
+    """The doc page: the phase one-hot, the seat to act and the extra placements read 0 once
+    the game is over, for every seat (a finished game must not look mid-turn)."""
+    from envs.otto_octopus.encode import V_EXTRA, V_TO_MOVE
+
+    for n in (1, 2, 4):
+        game = OttoOctopusGame(num_players=n)
+        st = game.new_initial_state(np.random.default_rng(n))
+        rng = np.random.default_rng(n)
+        while not st.is_terminal():
+            st.apply(int(rng.choice(st.legal_actions())))
+        for seat in range(n):
+            obs = game.observe(st, seat).ravel()
+            assert not obs[V_EXTRA : V_TO_MOVE + 4].any(), (n, seat)

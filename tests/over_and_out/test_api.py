@@ -381,3 +381,18 @@ def test_a_finished_game_restored_pays_nothing_again_and_ends_every_agent() -> N
         again.step(None)
         steps += 1
     assert steps == 4
+
+
+def test_round_plays_slot_is_clipped_for_a_long_round() -> None:
+    """§7: slot 59 is the plays of this round / 100, clipped to 1, so a round longer than 100
+    plays (a loaded state may say 150) stays inside the observation space."""
+    from envs import over_and_out_v0
+
+    env = over_and_out_v0.env(num_players=2)
+    env.reset(seed=0)
+    d = env.unwrapped.state.to_dict()
+    d["plays"], d["round_plays"] = 150, 150
+    env.reset(options={"state": d})
+    obs = env.observe(env.agent_selection)
+    assert obs["observation"][59] == 1.0
+    assert env.observation_space(env.agent_selection).contains(obs)
