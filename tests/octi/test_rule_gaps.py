@@ -88,3 +88,25 @@ def test_oct_34_declarations_come_in_ascending_id_order() -> None:
     assert snap["phase"] == "MAIN" and snap["to_move"] == 1 and snap["turn"] == 1
     b = board(st)
     assert (b["d5"], b["e4"], b["d4"], b["e5"]) == ([[0, "N"]], [[0, "E"]], [[0, "W"]], [[0, "NE"]])
+
+
+def test_declare_focus_planes_show_the_pod_asked_about() -> None:
+    """The doc page's planes 40-47 (prongs of the focus pod, the queue head in DECLARE): with
+    three pods left on the origin, each ``with``/``without`` question shows the prongs of the
+    pod it is about (OCT-34's ascending order), not another pod of the stack."""
+    game = OctiGame(variant="x_fast")
+    st = _load(
+        {"board": {"d4": [[0, "N"], [0, "E"], [0, "W"], [0, "NE"]], "i9": [[1, ""]]}},
+        variant="x_fast",
+    )
+    st.play("step d4.1 E")
+
+    def focus_prongs() -> set[str]:
+        planes = game.observe(st, 0)[40:48].sum(axis=(1, 2))  # player_0: its own directions
+        return {DIR_NAMES[e] for e in np.flatnonzero(planes)}
+
+    assert legal(st) == {"with d4.0", "without d4.0"} and focus_prongs() == {"N"}  # pod 0
+    st.play("with d4.0")
+    assert focus_prongs() == {"W"}  # pod 2
+    st.play("without d4.1")
+    assert focus_prongs() == {"NE"}  # pod 3
