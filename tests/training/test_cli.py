@@ -670,6 +670,10 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
             ["--timesteps", str(steps + 64), "--set", "pretrain_temperature=1"],
             "pretrain_temperature cannot change",
         ),
+        (
+            ["--timesteps", str(steps + 64), "--set", "pretrain_teacher=greedy"],
+            "pretrain_teacher cannot change",
+        ),
     ):
         before = (run / "config.yaml").read_text()
         assert main([*base, *extra]) == 2
@@ -753,3 +757,68 @@ def test_play_does_not_echo_a_huge_line_back(
     assert main(["play", "over_and_out", "--param", "num_players=2", "--vs", "random"]) == 0
     out = capsys.readouterr().out
     assert "not a move: a line of 100,000 characters" in out and "x" * 300 not in out
+
+
+def test_play_shows_only_the_humans_secrets(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play`` prints the human's own cards (``private_text`` of the human's seat, never
+    another's) and the others' moves through ``public_action_string`` for the human's eyes
+    (Otto the Octopus's swapped and returned tiles stay hidden)."""
+    import io
+
+    from envs.otto_game_over.game import OttoGameOverGame
+    from envs.otto_octopus.game import OttoOctopusGame
+    from training.cli import main
+
+    asked: list[tuple[str, int]] = []
+    real_private, real_public = OttoGameOverGame.private_text, OttoOctopusGame.public_action_string
+
+    def private(self: Any, state: Any, seat: int) -> str:
+        asked.append(("private", seat))
+        return real_private(self, state, seat)
+
+    def public(self: Any, state: Any, action: int, viewer: int) -> str:
+        asked.append(("public", viewer))
+        return real_public(self, state, action, viewer)
+
+    monkeypatch.setattr(OttoGameOverGame, "private_text", private)
+    monkeypatch.setattr(OttoOctopusGame, "public_action_string", public)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "otto_game_over", "--vs", "random", "--seat", "1"]) == 0
+    assert ("private", 1) in asked and all(seat == 1 for kind, seat in asked if kind == "private")
+    asked.clear()
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 12 + "quit\n"))
+    assert main(["play", "otto_octopus", "--vs", "random", "--seat", "0"]) == 0
+    assert ("public", 0) in asked and all(seat == 0 for _kind, seat in asked)
+    capsys.readouterr()
+
+
+def test_starts_of_set_up_games_keep_their_own_deals() -> None:
+    """A tournament game started from ``--options`` / ``--moves`` is dealt from its own seed:
+    two games of one pairing start from different deals (a start that dealt from a fixed
+    generator gave every game the same one)."""
+    from envs.otto_octopus.game import OttoOctopusGame
+    from training.tournament import deal_rng, game_seed, start_of
+
+    game = OttoOctopusGame(num_players=2)
+    starts = [start_of(game, deal_rng(game, game_seed(0, g)), ({}, ["pass"])) for g in range(2)]
+    deals = [{k: v for k, v in s.to_dict().items() if k != "rng"} for s in starts]
+    assert deals[0] != deals[1]
+
+
+def test_param_words_and_opponent_lists_parse_as_documented() -> None:
+    """``--param``'s Python spellings (True / False / None) are values, not strings, and an
+    opponent list keeps a spec's own ``k=v`` items with it (the ``--help`` example)."""
+    from training.config import parse_opponents
+    from training.params import parse_value
+
+    assert parse_value("False") is False and parse_value("True") is True and parse_value("None") is None
+    assert parse_opponents("random,mcts:sims=50,c=0.5") == {"random": 1.0, "mcts:sims=50,c=0.5": 1.0}
+
+
+def test_play_without_a_mode_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+
+    assert main(["play", "octi"]) == 2
+    assert "--random" in capsys.readouterr().err
