@@ -97,7 +97,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self._specs = list(self.opponents)
         weights = np.array([self.opponents[k] for k in self._specs], dtype=np.float64)
         self._weights = weights / weights.sum()
-        self._bots = {k: _make_bot(self.game, config, k) for k in self._specs if k != "self"}
+        self._bots = {k: env_bot(self.game, config, k) for k in self._specs if k != "self"}
         # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes).
         seed = int(config.get("seed", 0) or 0)
         self._stream = (worker, vector)
@@ -211,7 +211,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         return self.game.render_ansi(self.state)
 
 
-def _make_bot(game: Game[Any, Any], config: Mapping[str, Any], spec: str) -> Any:
+def env_bot(game: Game[Any, Any], config: Mapping[str, Any], spec: str) -> Any:
     """The bot for ``spec`` from the game's ``BOTS`` (``random`` always exists)."""
     from envs.core.bots import RandomBot, make_bot
 

@@ -380,11 +380,12 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             "saved models as opponents need --backend sb3"
         )
     from envs.core.registry import get_game
-    from training.rllib.env import _make_bot
+    from training.rllib.env import env_bot
 
+    game = get_game(name).game_class()(**params)
     for spec in env_config["opponents"]:  # a bad bot spec is named here, before Ray starts
         if spec != "self":  # the env's own table (random and mcts before a game's bots.py lands)
-            _make_bot(get_game(name).game_class()(**params), env_config, spec)
+            env_bot(game, env_config, spec)
     if not args.address:  # a local Ray instance: each EnvRunner actor takes a CPU of its own
         cpus = int(args.num_cpus or os.cpu_count() or 1)
         if int(args.num_env_runners or 0) > cpus:
