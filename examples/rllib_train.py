@@ -2,6 +2,7 @@
 
     python examples/rllib_train.py                                  # local, sampling in the driver
     python examples/rllib_train.py --num-env-runners 2              # two EnvRunner actors
+    python examples/rllib_train.py --out runs/rl --resume --timesteps 40000   # continue a run
     ray start --head && python examples/rllib_train.py --address auto --num-env-runners 8
 
 Like ``eightfold train over_and_out --backend rllib --param num_players=2 --opponents random``,
@@ -49,6 +50,9 @@ def main() -> None:
     parser.add_argument("--timesteps", type=int_at_least(1), default=20_000)
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--out", default=None)
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run in --out up to --timesteps (its own settings)"
+    )
     parser.add_argument("--seed", type=int_at_least(0), default=0)
     parser.add_argument(
         "--games", type=int_at_least(0), default=200, help="evaluation games vs random (0 = none)"

@@ -356,3 +356,15 @@ def save_config(cfg: TrainConfig, out_dir: Path) -> Path:
     with path.open("w") as f:
         yaml.safe_dump(cfg.to_dict(), f, sort_keys=False)
     return path
+
+
+def resume_seed(seed: int, steps: int) -> int:
+    """The seed of a run's part that resumes at ``steps`` env steps: ``seed`` itself for a
+    fresh run (``steps`` 0), else a seed drawn from both, so a resumed run deals new games
+    instead of replaying those its first part began with (both backends seed their envs,
+    opponents and action sampling from it), and the same resume repeats."""
+    if steps <= 0:
+        return int(seed)
+    import numpy as np
+
+    return int(np.random.SeedSequence([int(seed), int(steps)]).generate_state(1)[0] & 0x7FFFFFFF)

@@ -20,7 +20,8 @@ TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest 
 (``model.zip``, or a later checkpoint of an interrupted run) with its ``config.yaml``: the game,
 the network and the warm start (``pretrain_*``, run once before the first PPO step) cannot
 change, the PPO settings and the other options can (``--set``, ``--opponents``), and
-``--timesteps`` must go beyond the steps already trained.
+``--timesteps`` must go beyond the steps already trained. An RLlib run (``--backend rllib``)
+resumes from its ``checkpoint/`` with every setting it began with (``training.rllib.train``).
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed``, and torch uses
 the config's fixed number of threads. With ``torch_threads: 1`` a run repeats bit for bit; on
@@ -48,10 +49,13 @@ from training.config import (
     merge,
     parse_opponents,
     read_yaml,
+    resume_seed,
     save_config,
 )
 from training.params import int_at_least, parse_params
 from training.players import game_bots
+from training.rllib.common import CHECKPOINT_DIR as RLLIB_CHECKPOINT_DIR
+from training.rllib.common import META_FILE as RLLIB_META_FILE
 
 
 def add_parser(sub: Any) -> None:
@@ -102,9 +106,20 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {str(out)!r} is a file; a run directory is needed")
     cfg = TrainConfig(env=name, out=str(out))
-    if args.resume and getattr(args, "backend", "sb3") == "rllib":
-        raise ValueError("--resume is for --backend sb3 runs; an RLlib run starts afresh in --out")
+    rllib = getattr(args, "backend", "sb3") == "rllib"
+    if args.resume and not rllib and (out / RLLIB_META_FILE).is_file():
+        raise ValueError(f"--resume: {str(out)!r} holds an RLlib run; continue it with --backend rllib")
+    if args.resume and rllib and not (out / RLLIB_META_FILE).is_file():
+        raise ValueError(
+            f"--resume --backend rllib: no RLlib run to continue in {str(out)!r} (no {RLLIB_META_FILE} there); "
+            "drop --resume to start one"
+        )
     if args.resume and not (out / "config.yaml").exists():
+        if rllib:
+            raise ValueError(
+                f"--resume: the RLlib run in {str(out)!r} has no config.yaml (runs saved before RLlib "
+                "runs could resume); start a new run"
+            )
         raise ValueError(
             f"--resume: no run to continue in {str(out)!r} (no config.yaml there); drop --resume to start one"
         )
@@ -155,7 +170,8 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
                 f"--resume continues the run's game {before or '(defaults)'}; --param/--variant/--set "
                 f"params {changed} would change it: start a new run in another --out instead"
             )
-        check_resume(cfg, saved, out)
+        if not rllib:  # an RLlib run checks its checkpoint and settings itself (train_rllib)
+            check_resume(cfg, saved, out)
     return cfg
 
 
@@ -294,24 +310,32 @@ def build_model(cfg: TrainConfig, vec: Any, out: Path) -> Any:
 RUN_FILES = (
     "config.yaml", "model.zip", "best_model.zip", "eval.jsonl", "pretrain.json", "train_summary.json",
     "final_eval.json", "final_eval.png", "learning_curve.png",
+    RLLIB_META_FILE, "progress.json",  # an RLlib run's (its checkpoint folders: RUN_DIRS)
 )  # fmt: skip
 RUN_GLOBS = ("monitor/*.monitor.csv", "checkpoints/model_*_steps.zip", "pool/snap_*.zip")
+RUN_DIRS = (RLLIB_CHECKPOINT_DIR, f"{RLLIB_CHECKPOINT_DIR}.new", f"{RLLIB_CHECKPOINT_DIR}.old")
 
 
 def clear_run(out: Path) -> None:
     """A new run in a directory that holds one starts clean: the earlier run's files (not
-    ``tb/``, where TensorBoard keeps each run apart) are removed, so no log mixes two runs."""
+    ``tb/``, where TensorBoard keeps each run apart), of either backend, are removed, so no
+    log mixes two runs and no folder reads as a run of the other backend."""
+    import shutil
+
     old = [out / name for name in RUN_FILES if (out / name).is_file()]
     old += [p for pattern in RUN_GLOBS for p in out.glob(pattern)]
-    if not old:
+    dirs = [out / name for name in RUN_DIRS if (out / name).is_dir()]
+    if not old and not dirs:
         return
     print(
-        f"note: {out} holds an earlier run; starting a new one there (its {len(old)} files are "
-        "replaced; --resume continues a run instead)",
+        f"note: {out} holds an earlier run; starting a new one there (its {len(old) + len(dirs)} files "
+        "and folders are replaced; --resume continues a run instead)",
         flush=True,
     )
     for path in old:
         path.unlink()
+    for path in dirs:
+        shutil.rmtree(path)
 
 
 def latest_model(out: Path) -> Path | None:
@@ -404,6 +428,8 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     if start_from is not None:  # the config's PPO settings and seed apply to the loaded model too
         ppo = {**cfg.ppo_kwargs(), **algorithm_kwargs(cfg.policy), "seed": cfg.seed}
         model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"), **ppo)
+        # new games from here on: the config's seed alone would deal the run's first games again
+        model.set_random_seed(resume_seed(cfg.seed, model.num_timesteps))
         load_pool(vec, out / "pool", selfplay_groups(cfg, game), cfg.pool_size)
         print(f"resuming from {start_from} at {model.num_timesteps:,} steps")
     else:
@@ -487,7 +513,7 @@ def check_backend_flags(args: argparse.Namespace) -> None:
         "--envs-per-runner": args.envs_per_runner is not None,
         "--address": args.address is not None,
         "--num-cpus": args.num_cpus is not None,
-        "--self-play": args.self_play != "shared",
+        "--self-play": args.self_play is not None,
         "--iterations": args.iterations is not None,
     }
     given = [flag for flag, set_ in rllib_only.items() if set_]

@@ -84,6 +84,15 @@ def test_train_resume_continues_to_the_new_total(run_dir: Path) -> None:
     assert after["r"].size > before["r"].size > 0
     assert np.array_equal(after["steps"][: before["steps"].size], before["steps"]), "old episodes first"
 
+    def first_episodes(path: Path) -> list[list[str]]:
+        rows = path.read_text().splitlines()[2:8]  # a JSON line, a header, then one row an episode
+        return [row.split(",")[:2] for row in rows]  # return and length (not the wall time)
+
+    monitors = run_dir / "monitor"
+    assert first_episodes(monitors / "resume1-0.monitor.csv") != first_episodes(monitors / "0.monitor.csv"), (
+        "a resume deals new games (it replayed the run's first ones, seeded as they were)"
+    )
+
 
 def test_resume_refuses_another_game_or_config_and_writes_nothing(
     run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -335,7 +344,7 @@ def test_missing_runs_and_models_are_usage_errors(tmp_path: Path, capsys: pytest
         (["train", *env_args(), "--out", str(tmp_path / "none"), "--resume"], "--resume: no run to continue"),
         (
             ["train", *env_args(), "--out", str(tmp_path / "rl"), "--resume", "--backend", "rllib"],
-            "--resume is for",
+            "--resume --backend rllib: no RLlib run to continue",
         ),
         (["eval", "--curve", str(tmp_path / "none")], "is not a training run"),
         (["eval", "--players", str(tmp_path / "none.zip"), "random"], "no model at"),

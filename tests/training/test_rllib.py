@@ -396,9 +396,11 @@ def test_an_interrupted_run_keeps_its_finished_iterations(
 
     real = rl._train_loop
 
-    def one_then_ctrl_c(algo: Any, args: argparse.Namespace, max_steps: int, log: list[Any]) -> None:
+    def one_then_ctrl_c(
+        algo: Any, args: argparse.Namespace, max_steps: int, log: list[Any], *rest: Any
+    ) -> None:
         args.iterations = 1
-        real(algo, args, max_steps, log)
+        real(algo, args, max_steps, log, *rest)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(rl, "_train_loop", one_then_ctrl_c)
@@ -409,3 +411,170 @@ def test_an_interrupted_run_keeps_its_finished_iterations(
         train_rllib(_args(name, run_dir), params, TINY)
     assert is_rllib_spec(str(run_dir)) and len(json.loads((run_dir / "progress.json").read_text())) == 1
     assert RLlibPolicy.load(run_dir).game.name == name
+
+
+# ------------------------------------------------------------------ checkpoints and --resume
+def _module_state(checkpoint: Path, module: str = "main") -> dict[str, Any]:
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    path = checkpoint / "learner_group" / "learner" / "rl_module" / module
+    return {k: np.asarray(v) for k, v in RLModule.from_checkpoint(str(path)).get_state().items()}
+
+
+def _resume_args(name: str, run_dir: Path, *extra: str) -> argparse.Namespace:
+    args = _args(name, run_dir, *extra)
+    args.resume = True
+    return args
+
+
+# 128 env steps an iteration; a periodic save every second iteration
+SAVING = {**TINY, "checkpoint_every": 256, "opponents": "random"}
+
+
+@needs_game
+def test_a_crashed_run_resumes_from_its_last_periodic_checkpoint(
+    ray_local: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``checkpoint_every`` env steps the run is saved whole (checkpoint, metadata,
+    progress, config): a run that dies in its third iteration leaves the two before it, and
+    ``resume`` goes on from there with the saved weights, numbering and step count."""
+    import json
+
+    import training.rllib.train as rl
+
+    assert GAME is not None
+    name, params = GAME
+    run_dir = tmp_path / "run"
+
+    class Crash(Exception):
+        pass
+
+    real_loop = rl._train_loop
+
+    def crash_in_third(algo: Any, *rest: Any) -> None:
+        real_train, calls = algo.train, [0]
+
+        def train() -> Any:
+            calls[0] += 1
+            if calls[0] == 3:
+                raise Crash
+            return real_train()
+
+        algo.train = train
+        real_loop(algo, *rest)
+
+    monkeypatch.setattr(rl, "_train_loop", crash_in_third)
+    with pytest.raises(Crash):
+        train_rllib(_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
+    rows = json.loads((run_dir / "progress.json").read_text())
+    assert [r["iteration"] for r in rows] == [1, 2] and rows[-1]["env_steps"] >= 256
+    assert (run_dir / "config.yaml").is_file() and not list(run_dir.glob("checkpoint.*"))
+    saved = _module_state(run_dir / "checkpoint")
+    monkeypatch.setattr(rl, "_train_loop", real_loop)
+
+    seen: dict[str, Any] = {}
+
+    def check_restored(algo: Any, *rest: Any) -> None:
+        weights = algo.learner_group.get_state(components="learner/rl_module/main")["learner"]["rl_module"]
+        seen["weights"] = {k: np.asarray(v) for k, v in weights["main"].items()}
+        real_loop(algo, *rest)
+
+    monkeypatch.setattr(rl, "_train_loop", check_restored)
+    train_rllib(_resume_args(name, run_dir), params, {**SAVING, "timesteps": int(rows[-1]["env_steps"]) + 1})
+    assert seen["weights"].keys() == saved.keys()
+    for key, value in saved.items():
+        np.testing.assert_array_equal(seen["weights"][key], value, err_msg=key)
+    after = json.loads((run_dir / "progress.json").read_text())
+    assert after[:2] == rows and [r["iteration"] for r in after] == [1, 2, 3]
+    assert after[2]["env_steps"] > rows[-1]["env_steps"] and after[2]["seconds"] > rows[-1]["seconds"]
+    changed = _module_state(run_dir / "checkpoint")
+    assert any(not np.array_equal(changed[k], saved[k]) for k in saved), "the resumed part trained"
+
+
+@needs_game
+def test_a_resume_deals_new_games_and_repeats(ray_local: Any, tmp_path: Path) -> None:
+    """The resumed part is seeded from the run's seed and its steps (``resume_seed``): it does
+    not replay the games its run began with, and the same resume gives the same run."""
+    import json
+
+    from training.config import resume_seed
+
+    assert resume_seed(3, 0) == 3 and resume_seed(3, 256) == resume_seed(3, 256) != resume_seed(3, 384)
+    assert GAME is not None
+    name, params = GAME
+    first = tmp_path / "first"
+    train_rllib(_args(name, first, "--iterations", "1"), params, {**SAVING, "timesteps": 10_000})
+    copy = tmp_path / "copy"
+    import shutil
+
+    shutil.copytree(first, copy)
+    returns = []
+    for run in (first, copy):
+        train_rllib(_resume_args(name, run, "--iterations", "1"), params, {**SAVING, "timesteps": 10_000})
+        returns.append(json.loads((run / "progress.json").read_text()))
+    strip = [
+        [{k: v for k, v in r.items() if k not in ("seconds", "env_steps_per_s")} for r in rows]
+        for rows in returns
+    ]
+    assert strip[0] == strip[1], "the same resume, the same run"
+    for key, value in _module_state(first / "checkpoint").items():
+        np.testing.assert_array_equal(value, _module_state(copy / "checkpoint")[key], err_msg=key)
+    one, two = strip[0]
+    assert (one["main_return_mean"], one["episode_len_mean"]) != (
+        two["main_return_mean"],
+        two["episode_len_mean"],
+    )
+
+
+@needs_game
+def test_a_resume_keeps_what_the_run_was_trained_with(ray_local: Any, tmp_path: Path) -> None:
+    """The game, opponents, seed, self-play mode and training settings stay; only the step
+    budget (and iterations, Ray resources) may change; a run without config.yaml (saved
+    before resuming existed) or with no RLlib run at all is named."""
+    assert GAME is not None
+    name, params = GAME
+    run_dir = tmp_path / "run"
+    train_rllib(_args(name, run_dir, "--iterations", "1"), params, {**SAVING, "timesteps": 10_000})
+    before = {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir()}
+    for args, config, message in (
+        (_resume_args(name, run_dir), {**SAVING, "timesteps": 100}, "already; give --timesteps above that"),
+        (_resume_args(name, run_dir), {**SAVING, "opponents": "self"}, "opponents cannot change"),
+        (_resume_args(name, run_dir, "--seed", "4"), SAVING, "seed cannot change"),
+        (_resume_args(name, run_dir, "--self-play", "frozen"), SAVING, "self_play cannot change"),
+        (_resume_args(name, run_dir), {**SAVING, "ppo": {**TINY["ppo"], "n_epochs": 2}}, "ppo cannot change"),
+        (_resume_args(name, tmp_path / "none"), SAVING, "no RLlib run to continue"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            train_rllib(args, params, {"timesteps": 10_000, **config})
+    assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir()} == before, "nothing written"
+    (run_dir / "config.yaml").unlink()
+    with pytest.raises(ValueError, match=r"lacks \['config.yaml'\]"):
+        train_rllib(_resume_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
+
+
+def test_resume_on_the_command_line_names_the_backend(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resume`` of an RLlib run without ``--backend rllib`` (or the reverse) is a usage error
+    naming the backend; a new run of either backend replaces the other's files."""
+    import json
+
+    from training.cli import main
+    from training.train import clear_run
+
+    (tmp_path / "eightfold_rllib.json").write_text(json.dumps({"game": "over_and_out"}))
+    (tmp_path / "config.yaml").write_text("env: over_and_out\n")
+    (tmp_path / "checkpoint").mkdir()
+    argv = ["train", "over_and_out", "--param", "num_players=2", "--out", str(tmp_path), "--resume"]
+    assert (
+        main(argv) == 2 and "holds an RLlib run; continue it with --backend rllib" in capsys.readouterr().err
+    )
+    other = tmp_path / "sb3"
+    other.mkdir()
+    (other / "config.yaml").write_text("env: over_and_out\n")
+    assert main([*argv[:5], str(other), "--resume", "--backend", "rllib"]) == 2
+    assert "no RLlib run to continue" in capsys.readouterr().err
+    clear_run(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["sb3"], (
+        "an SB3 run's clean start removes an RLlib run too"
+    )

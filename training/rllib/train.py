@@ -30,9 +30,24 @@ MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whicheve
 first. The run directory (default ``runs/<game>``, as SB3's) holds ``eightfold_rllib.json``
 (game, parameters, opponents, module id), ``progress.json`` (one row per iteration: env
 steps, seconds, steps/s, ``main_return_mean``, episode length; strict JSON, ``null`` where an
-iteration finished no episode) and the RLlib checkpoint
-``checkpoint/``, loadable with :class:`training.rllib.policy.RLlibPolicy` (from the run
-directory or ``checkpoint/``, relative or absolute).
+iteration finished no episode), ``config.yaml`` (the resolved training config) and the RLlib
+checkpoint ``checkpoint/``, loadable with :class:`training.rllib.policy.RLlibPolicy` (from the
+run directory or ``checkpoint/``, relative or absolute). All four are saved every
+``checkpoint_every`` env steps (the config's, default 50,000) and at the end; a checkpoint is
+written to ``checkpoint.new/`` and then swapped in, so a run killed while saving keeps its
+previous one whole. A new run in a folder that holds a run (of either backend) replaces it.
+
+``--resume`` (``args.resume``) continues the run in ``--out`` from its checkpoint: learner
+weights and optimizer, connector states, the iteration and env-step counters and the frozen
+opponent's last snapshot step come back, ``progress.json`` goes on from its last row (its
+``seconds`` add up the parts), and the resumed part is seeded from the run's seed and the steps
+done (:func:`training.config.resume_seed`), so it deals new games rather than the ones the run
+began with. The game, its parameters, the opponents, the seed, ``--self-play`` and every
+training setting but :data:`RESUMABLE_OPTIONS` must be the run's (a change is a usage error that
+names it); ``--timesteps`` must go beyond the steps done; ``--iterations`` counts this command's
+iterations; the Ray resources (``--num-env-runners``, ``--envs-per-runner``, ``--num-cpus``,
+``--address``) are free.
+A resumed run is not bit for bit the uninterrupted one: its second part deals other games.
 
 ``main_return_mean`` is RLlib's per-episode return of the module ``main``: the sum over every
 seat it played. Against bots (one seat) it is the learner's return; in shared self-play of a
@@ -107,14 +122,16 @@ def add_backend_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--self-play",
         choices=["shared", "frozen"],
-        default="shared",
-        help="what the 'self' opponent is: the learning module on every seat, or a frozen copy",
+        default=None,
+        help="what the 'self' opponent is: the learning module on every seat (shared, the default), "
+        "or a frozen copy (a resumed run keeps its own)",
     )
     g.add_argument(
         "--iterations",
         type=int_at_least(1),
         default=None,
-        help="stop after N iterations or at --timesteps, whichever comes first (default: by timesteps)",
+        help="stop after N iterations (of this command, with --resume) or at --timesteps, whichever "
+        "comes first (default: by timesteps)",
     )
 
 
@@ -157,8 +174,17 @@ def module_for(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
     return OPPONENT if str(agent_id).startswith(FROZEN_PREFIX) else MAIN
 
 
-def build_config(env_config: dict[str, Any], config: dict[str, Any], args: argparse.Namespace) -> Any:
-    """The ``PPOConfig`` of one run."""
+def build_config(
+    env_config: dict[str, Any],
+    config: dict[str, Any],
+    args: argparse.Namespace,
+    snapshot_steps: list[int] | None = None,
+    seed: int | None = None,
+) -> Any:
+    """The ``PPOConfig`` of one run. ``snapshot_steps``: a one-item list, the env steps of the
+    frozen opponent's last snapshot (read and advanced by the snapshot callback; a resumed run
+    passes its saved value); ``seed``: RLlib's seed if not the run's (a resumed part's,
+    :func:`training.config.resume_seed`)."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -180,16 +206,18 @@ def build_config(env_config: dict[str, Any], config: dict[str, Any], args: argpa
         .multi_agent(policies=set(modules), policy_mapping_fn=module_for, policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(**training_kwargs(config, num_envs))
-        .debugging(seed=int(env_config.get("seed", 0)), log_level="ERROR")
+        .debugging(seed=int(env_config.get("seed", 0)) if seed is None else seed, log_level="ERROR")
     )
     if frozen:
-        ppo = ppo.callbacks(on_train_result=_snapshot_callback(int(config.get("snapshot_every", 25_000))))
+        every = int(config.get("snapshot_every", 25_000))
+        ppo = ppo.callbacks(on_train_result=_snapshot_callback(every, snapshot_steps))
     return ppo
 
 
-def _snapshot_callback(every_steps: int) -> Any:
-    """Refresh the frozen opponent each time ``every_steps`` more env steps were sampled."""
-    last = [0]
+def _snapshot_callback(every_steps: int, last: list[int] | None = None) -> Any:
+    """Refresh the frozen opponent each time ``every_steps`` more env steps were sampled since
+    ``last[0]`` (the steps of the last snapshot, kept up to date in that list)."""
+    last = [0] if last is None else last
 
     def on_train_result(*, algorithm: Any, result: dict[str, Any], **kwargs: Any) -> None:
         steps = int(result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", 0))
@@ -340,17 +368,26 @@ def make_env_config(
         "game": get_game(args.env).name,
         "params": dict(params),
         "opponents": parse_opponents(_option(args, config, "opponents", "self")),
-        "self_play": args.self_play,
+        "self_play": args.self_play or "shared",
         "seed": int(_option(args, config, "seed", 0)),
     }
 
 
+#: training options a resumed run may change (the rest is what the saved checkpoint was trained
+#: with: its network, PPO settings, opponents, seed and game)
+RESUMABLE_OPTIONS = ("timesteps", "out", "progress_bar", "checkpoint_every", "torch_threads")
+PROGRESS_FILE = "progress.json"
+CONFIG_FILE = "config.yaml"
+
+
 def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[str, Any]) -> Path:
-    """Train, save the checkpoint and ``eightfold_rllib.json``; returns the run directory.
+    """Train (or with ``args.resume`` continue) a run: the checkpoint, ``eightfold_rllib.json``,
+    ``progress.json`` and ``config.yaml`` are saved every ``checkpoint_every`` env steps and at
+    the end; returns the run directory.
 
     ``args``: the parsed ``eightfold train`` flags (``env``, and optionally ``out``,
-    ``timesteps``, ``seed``, ``opponents``) plus :func:`add_backend_args`; ``params``: the
-    game parameters; ``config``: the resolved training config as a dict.
+    ``timesteps``, ``seed``, ``opponents``, ``resume``) plus :func:`add_backend_args`;
+    ``params``: the game parameters; ``config``: the resolved training config as a dict.
     """
     if float(config.get("shaping") or 0.0) > 0:  # the RLlib env pays the true returns only
         raise ValueError(
@@ -368,8 +405,22 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             "implemented for the SB3 backend only; train with --backend sb3, or add "
             "--set pretrain_samples=0 for RLlib"
         )
+    from envs.core.registry import get_game
+
+    name = get_game(args.env).name
+    default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
+    run_dir = Path(_option(args, config, "out", default_out)).resolve()
+    try:  # what config.yaml will hold: checked now, not at the first save after training
+        _plain(config)
+    except Exception as exc:  # yaml's RepresenterError and friends
+        raise ValueError(f"the training config must hold plain values that YAML can write ({exc})") from None
+    resume = bool(getattr(args, "resume", False))
+    max_steps = int(_option(args, config, "timesteps", 100_000))
+    done: list[dict[str, Any]] = []
+    meta_before: dict[str, Any] = {}
+    if resume:
+        meta_before, done = check_rllib_resume(run_dir, args, params, config, max_steps)
     env_config = make_env_config(args, params, config)
-    name = env_config["game"]
     from training.players import is_model_spec
     from training.rllib.common import is_rllib_spec
 
@@ -379,7 +430,6 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             f"opponents {saved}: the RLlib backend plays bots of the game's table and 'self'; "
             "saved models as opponents need --backend sb3"
         )
-    from envs.core.registry import get_game
     from training.rllib.env import env_bot
 
     game = get_game(name).game_class()(**params)
@@ -393,8 +443,6 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
                 f"--num-env-runners {args.num_env_runners} is more than the {cpus} CPU(s) of the local Ray "
                 "instance (--num-cpus): Ray would wait for CPUs forever"
             )
-    default_out = f"runs/{name}-rllib-{time.strftime('%Y%m%d-%H%M%S')}"
-    run_dir = Path(_option(args, config, "out", default_out)).resolve()
     if args.envs_per_runner is None:  # batched inference over n_envs copies, like SB3's VecEnv
         args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
     require_rllib("--backend rllib")
@@ -406,10 +454,34 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     # small forward pass 10-100x slower (OpenMP spinning); Ray sets 1 thread in its actors.
     torch.set_num_threads(int(_option(args, config, "torch_threads", 1)))
     _init_ray(args)
-    algo = build_config(env_config, config, args).build_algo()
+    frozen = env_config["self_play"] == "frozen" and "self" in env_config["opponents"]
+    snapshot_steps = [int(meta_before.get("snapshot_steps", 0))]
+    from training.config import resume_seed
+
+    steps_done = int(done[-1]["env_steps"]) if done else 0
+    session_seed = resume_seed(env_config["seed"], steps_done)  # new games after a resume
+    algo = build_config(env_config, config, args, snapshot_steps, session_seed).build_algo()
+    meta = {
+        "format": 1,
+        "module": MAIN,
+        **{k: env_config[k] for k in ("game", "params", "opponents", "self_play", "seed")},
+    }
+    every = max(1, int(config.get("checkpoint_every") or 50_000))
+
+    def save(log: list[dict[str, Any]]) -> None:
+        meta["snapshot_steps"] = snapshot_steps[0]
+        save_run(algo, run_dir, meta, config, done + log)
+
     try:
-        if env_config["self_play"] == "frozen" and "self" in env_config["opponents"]:
-            copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
+        if resume:
+            algo.restore_from_path(str(run_dir / CHECKPOINT_DIR))
+            print(f"resuming {run_dir} at {steps_done:,} env steps", flush=True)
+        else:
+            from training.train import clear_run
+
+            clear_run(run_dir)  # an earlier run's files, of either backend
+            if frozen:
+                copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
         print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
         shared = env_config["self_play"] == "shared" and "self" in env_config["opponents"]
         if shared and os.environ.get("PYTHONHASHSEED", "random") == "random":
@@ -419,30 +491,19 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
                 file=sys.stderr,
                 flush=True,
             )
-        log: list[dict[str, float]] = []
+        log: list[dict[str, Any]] = []
         interrupted = False
         try:
-            _train_loop(algo, args, int(_option(args, config, "timesteps", 100_000)), log)
+            _train_loop(algo, args, max_steps, log, done[-1] if done else None, every, save)
         except KeyboardInterrupt:  # Ctrl-C: keep what the finished iterations learned
             if not log:
                 raise
             interrupted = True
             print(f"\ninterrupted after {len(log)} iteration(s): saving them", file=sys.stderr, flush=True)
-        run_dir.mkdir(parents=True, exist_ok=True)  # only once there is a run to save
-        algo.save_to_path(str(run_dir / CHECKPOINT_DIR))
+        if log:  # nothing new when a resume's first iteration was interrupted (the run is as it was)
+            save(log)
     finally:
         algo.stop()
-    meta = {
-        "format": 1,
-        "module": MAIN,
-        **{k: env_config[k] for k in ("game", "params", "opponents", "self_play")},
-    }
-    (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
-    # strict JSON: an iteration that finished no episode has no mean (null, not NaN)
-    strict = [
-        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in log
-    ]
-    (run_dir / "progress.json").write_text(json.dumps(strict, indent=2, allow_nan=False))
     flags = "".join(
         f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in sorted(env_config["params"].items())
     )
@@ -452,18 +513,136 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     return run_dir
 
 
-def _train_loop(algo: Any, args: argparse.Namespace, max_steps: int, log: list[dict[str, float]]) -> None:
+def _plain(value: Any) -> Any:
+    """``value`` as YAML writes and reads it back (tuples as lists, numpy scalars refused)."""
+    import yaml
+
+    return yaml.safe_load(yaml.safe_dump(value, sort_keys=False))
+
+
+def save_run(
+    algo: Any, run_dir: Path, meta: dict[str, Any], config: dict[str, Any], log: list[dict[str, Any]]
+) -> None:
+    """The checkpoint (written beside the old one, then swapped in, so an interrupted save leaves
+    the previous checkpoint whole), the metadata, ``progress.json`` and ``config.yaml``."""
+    import shutil
+
+    import yaml
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    new, old = run_dir / f"{CHECKPOINT_DIR}.new", run_dir / f"{CHECKPOINT_DIR}.old"
+    for leftover in (new, old):
+        if leftover.exists():
+            shutil.rmtree(leftover)
+    algo.save_to_path(str(new))
+    current = run_dir / CHECKPOINT_DIR
+    if current.exists():
+        current.rename(old)
+    new.rename(current)
+    if old.exists():
+        shutil.rmtree(old)
+    (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
+    # strict JSON: an iteration that finished no episode has no mean (null, not NaN)
+    strict = [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in log
+    ]
+    (run_dir / PROGRESS_FILE).write_text(json.dumps(strict, indent=2, allow_nan=False))
+    with (run_dir / CONFIG_FILE).open("w") as f:
+        yaml.safe_dump(_plain(config), f, sort_keys=False)
+
+
+def check_rllib_resume(
+    run_dir: Path, args: argparse.Namespace, params: dict[str, Any], config: dict[str, Any], max_steps: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What a resume continues from (the run's metadata and progress rows), after checking that
+    the run is there and that nothing it was trained with changes: the game and its parameters,
+    the opponents, the self-play mode, the seed and every training option but
+    :data:`RESUMABLE_OPTIONS`. Sets ``args.self_play`` to the run's when not given."""
+    from envs.core.registry import get_game
+    from training.config import read_yaml
+
+    if not (run_dir / META_FILE).is_file():
+        raise ValueError(
+            f"--resume: no RLlib run to continue in {str(run_dir)!r} (no {META_FILE} there); drop --resume to start one"
+        )
+    old = run_dir / f"{CHECKPOINT_DIR}.old"
+    if not (run_dir / CHECKPOINT_DIR).is_dir() and old.is_dir():  # a save stopped between its two renames
+        old.rename(run_dir / CHECKPOINT_DIR)
+    missing = [n for n in (CHECKPOINT_DIR, PROGRESS_FILE, CONFIG_FILE) if not (run_dir / n).exists()]
+    if missing:
+        raise ValueError(
+            f"--resume: {str(run_dir)!r} lacks {missing} (runs saved before RLlib runs could resume "
+            "have no config.yaml): start a new run"
+        )
+    meta = json.loads((run_dir / META_FILE).read_text(encoding="utf-8"))
+    name = get_game(args.env).name
+    if meta.get("game") != name:
+        raise ValueError(
+            f"--resume continues the run in {str(run_dir)!r}, a run of {meta.get('game')}, not {name}"
+        )
+    if args.self_play is None:
+        args.self_play = meta.get("self_play", "shared")
+    game_class = get_game(name).game_class()
+    before = dict(meta.get("params") or {})
+    if game_class(**params).config != game_class(**before).config:
+        raise ValueError(
+            f"--resume continues the run's game {before or '(defaults)'}; the parameters {params} would change it"
+        )
+    now = make_env_config(args, params, config)
+    changed = [
+        k for k in ("opponents", "self_play", "seed") if k in meta and _plain(meta[k]) != _plain(now[k])
+    ]
+    saved = read_yaml(run_dir / CONFIG_FILE)
+    given = _plain(config)
+    changed += sorted(
+        k
+        for k in set(saved) | set(given)
+        if k not in RESUMABLE_OPTIONS and k not in changed and saved.get(k) != given.get(k)
+    )
+    if changed:
+        was = {k: meta[k] if k in meta else saved.get(k) for k in changed}
+        raise ValueError(
+            f"--resume: {', '.join(changed)} cannot change (the run was trained with {was}); an RLlib "
+            f"run continues with its own settings, only {', '.join(RESUMABLE_OPTIONS[:1] + RESUMABLE_OPTIONS[2:])}, "
+            "--iterations and the Ray resources can change: start a new run instead"
+        )
+    try:
+        done = json.loads((run_dir / PROGRESS_FILE).read_text(encoding="utf-8"))
+        steps = int(done[-1]["env_steps"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ValueError(
+            f"--resume: {str(run_dir / PROGRESS_FILE)!r} has no finished iteration ({exc})"
+        ) from None
+    if max_steps <= steps:
+        raise ValueError(f"--resume: the run is at {steps:,} env steps already; give --timesteps above that")
+    return meta, done
+
+
+def _train_loop(
+    algo: Any,
+    args: argparse.Namespace,
+    max_steps: int,
+    log: list[dict[str, Any]],
+    last: dict[str, Any] | None = None,
+    every: int = 0,
+    save: Any = None,
+) -> None:
     """``algo.train()`` until the step or iteration budget; one row per iteration appended to
-    ``log`` (kept by the caller if the loop is interrupted) and printed."""
+    ``log`` (kept by the caller if the loop is interrupted) and printed. ``last``: the last row
+    of the run resumed (its iteration, steps and seconds go on from there); ``save(log)`` runs
+    each time the env steps pass a multiple of ``every``."""
+    base_iter = int(last["iteration"]) if last else 0
+    base_seconds = float(last["seconds"]) if last else 0.0
+    steps = int(last["env_steps"]) if last else 0
     start = time.perf_counter()
-    steps = 0
     while steps < max_steps and (args.iterations is None or len(log) < args.iterations):
+        before = steps
         result = algo.train()
         runners = result.get("env_runners", {})
         steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
-        elapsed = time.perf_counter() - start
+        elapsed = base_seconds + time.perf_counter() - start
         row = {
-            "iteration": float(len(log) + 1),
+            "iteration": float(base_iter + len(log) + 1),
             "env_steps": float(steps),
             "seconds": elapsed,
             "env_steps_per_s": steps / max(elapsed, 1e-9),
@@ -474,7 +653,9 @@ def _train_loop(algo: Any, args: argparse.Namespace, max_steps: int, log: list[d
         }
         log.append(row)
         print(
-            f"iter {len(log):4d}  steps {steps:9d}  {row['env_steps_per_s']:8.0f} steps/s  "
+            f"iter {int(row['iteration']):4d}  steps {steps:9d}  {row['env_steps_per_s']:8.0f} steps/s  "
             f"main's summed return {row['main_return_mean']:+.3f}  episode length {row['episode_len_mean']:.1f}",
             flush=True,
         )
+        if save is not None and every > 0 and steps // every > before // every and steps < max_steps:
+            save(log)  # the end of the run saves anyway
