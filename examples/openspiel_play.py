@@ -55,23 +55,27 @@ def make_bot(game: Any, spec: str, seed: int) -> Any:
         sims = params.get("sims", 200)
         if isinstance(sims, bool) or not isinstance(sims, int) or sims < 1:
             raise ValueError(f"{name}: sims must be an int >= 1, got {sims!r}")
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
+        # three streams of their own, drawn from (seed, role): seed, seed + 1 and seed + 2 met the
+        # streams of the opponent, seeded seed + 1 (the rollouts of an ismcts opponent replayed
+        # this bot's own draws)
+        rollout, search, resample = (int(x) for x in np.random.SeedSequence([seed, 7]).generate_state(3))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(rollout))
         if name == "os-mcts":
             if game.get_type().reward_model != pyspiel.GameType.RewardModel.TERMINAL:
                 raise ValueError(
                     f"os-mcts: OpenSpiel's MCTSBot takes only games that pay at the end, and "
                     f"{game.get_type().short_name} pays a seat when it is knocked out; use ismcts"
                 )
-            return mcts.MCTSBot(game, 2.0, sims, evaluator, random_state=np.random.RandomState(seed + 1))
+            return mcts.MCTSBot(game, 2.0, sims, evaluator, random_state=np.random.RandomState(search))
         bot = ismcts.ISMCTSBot(
             game=game,
             evaluator=evaluator,
             uct_c=2.0,
             max_simulations=sims,
-            random_state=np.random.RandomState(seed + 1),
+            random_state=np.random.RandomState(search),
             use_observation_string=True,
         )
-        bot.set_resampler(eos.seeded_resampler(seed + 2))
+        bot.set_resampler(eos.seeded_resampler(resample))
         return bot
     return eos.EightfoldBot(game, spec, seed=seed)
 

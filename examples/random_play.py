@@ -22,7 +22,7 @@ try:  # an unknown game or a bad parameter is named, without a traceback
 except ValueError as exc:
     raise SystemExit(f"random_play.py: error: {exc}") from None
 env.reset(seed=42)  # the same seed gives the same game
-rng = np.random.default_rng(42)  # seed your policy too
+rng = np.random.default_rng([42, 1])  # seed your policy too, apart from the deal's default_rng(42)
 
 for agent in env.agent_iter():
     observation, reward, termination, truncation, info = env.last()

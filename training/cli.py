@@ -125,7 +125,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     output_file("--out", args.out)
     env = entry.env(render_mode="rgb_array", **_env_params(args))
     given = reset_to_position(env, args.seed, args.options, args.moves)
-    rng = np.random.default_rng(args.seed)
+    rng = np.random.default_rng([args.seed, 1])  # not the deal's own stream, default_rng(seed)
     played = 0
     while played < args.steps and env.agents and not env.unwrapped.state.is_terminal():
         obs, _r, term, trunc, _ = env.last()

@@ -270,7 +270,7 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
             return int(players[seat].act(raw.state, seat, rngs[seat]))
 
     else:
-        rng = np.random.default_rng(args.seed)
+        rng = np.random.default_rng([args.seed, 1])  # not the deal's own stream, default_rng(seed)
 
         def choose(obs: Any, seat: int) -> int:
             legal = np.flatnonzero(obs["action_mask"])

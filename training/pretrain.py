@@ -688,6 +688,17 @@ def check_pretrain_options(game: Any, cfg_dict: dict[str, Any], teacher_player: 
         )
 
 
+def dagger_seeds(seed: int, r: int) -> tuple[int, int]:
+    """The seeds round ``r`` of a warm start at run seed ``seed`` collects and fits with: round 0
+    ``(seed + 31337, seed)``, as ever; a DAgger round a pair drawn from ``(seed, r)`` together
+    (round r once used ``seed + 31337 + r`` and ``seed + r``, round 0's seeds of the run at
+    ``seed + r``, so runs at neighbouring seeds collected the same games)."""
+    if r == 0:
+        return seed + 31337, seed
+    collect, fit = np.random.SeedSequence([seed, 31337, r]).generate_state(2, np.uint64) >> np.uint64(1)
+    return int(collect), int(fit)
+
+
 def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
     """Collect ``pretrain_samples`` teacher decisions and fit ``model.policy`` to them; then
     ``pretrain_rounds`` DAgger rounds: ``pretrain_samples`` more decisions in which the
@@ -707,7 +718,6 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
     check_pretrain_options(game, cfg_dict, teacher_player)
     symmetries = game.symmetries() if cfg_dict.get("pretrain_symmetries") else ()
     samples, workers = int(cfg_dict["pretrain_samples"]), int(cfg_dict["pretrain_workers"])
-    seed = int(cfg_dict["seed"]) + 31337
     teacher = cfg_dict["pretrain_teacher"]
     t0 = time.time()
     record: dict[str, Any] = {
@@ -724,7 +734,8 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
         if r > 0:  # DAgger: the policy so far plays, the teacher labels
             driver = str(out / "pretrain_driver.zip")
             model.save(driver)
-        new = collect_demonstrations(cfg_dict, samples, seed + r, workers, driver)
+        collect_seed, fit_seed = dagger_seeds(int(cfg_dict["seed"]), r)
+        new = collect_demonstrations(cfg_dict, samples, collect_seed, workers, driver)
         row: dict[str, Any] = {
             "round": r,
             "played_by": "teacher" if r == 0 else "policy",
@@ -750,7 +761,7 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
             batch_size=int(cfg_dict.get("pretrain_batch_size") or cfg_dict["batch_size"]),
             vf_coef=float(cfg_dict["vf_coef"]),
             max_grad_norm=float(cfg_dict["max_grad_norm"]),
-            seed=int(cfg_dict["seed"]) + r,
+            seed=fit_seed,
             learning_rate=cfg_dict.get("pretrain_learning_rate"),
             verbose=True,
             symmetries=symmetries,

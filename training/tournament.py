@@ -7,6 +7,10 @@ best / otherwise; partners in 2v2 are not rivals), mean placement and mean retur
 games have no other seat: ``a`` and ``b`` each play every deal, and ``a`` wins a game by
 scoring more than ``b`` on the same deal (placement 1 / 1.5 / 2; the return is ``a``'s).
 
+Deals: game ``g`` of every pairing played at one tournament ``seed`` is dealt from
+:func:`game_seed` ``(seed, g)``, whoever plays it (common random numbers: pairings are compared
+on the same deals); the games of one pairing all deal apart.
+
 Statistics: 95% Wilson score intervals for rates; Elo from a Bradley-Terry fit of the
 pairwise scores (wins + draws/2), anchored so that the first player has Elo 1000.
 """

@@ -7,6 +7,7 @@ Skipped without the ``rllib`` extra.
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -298,19 +299,61 @@ def test_an_unknown_bot_is_named_before_ray_starts(tmp_path: Path, monkeypatch: 
 
 
 def test_env_copies_keep_apart_streams_when_rllib_seeds_them() -> None:
-    """RLlib seeds env copy v of runner w with seed + w + v (so runner 1 copy 1 and runner 2
-    copy 0 get the same number): the env folds its own (runner, copy) indices into the stream,
-    so those copies deal different games, and the same copy always deals the same one."""
+    """RLlib seeds copy v of runner w with seed + w + v, and its ``MultiAgentEnvRunner`` hands
+    every copy one ``EnvContext`` (``vector_index`` 0): so runner 1 copy 1 and runner 2 copy 0 get
+    the same number, and so do copy v + 1 of the run at ``--seed S`` and copy v of the run at
+    S + 1. The env folds its runner index and the run's seed into the stream, so those copies
+    deal different games, and the same copy always deals the same one."""
     from ray.rllib.env.env_context import EnvContext
 
-    def first_deal(worker: int, vector: int) -> Any:
-        config = EnvContext({"game": "over_and_out", "params": {"num_players": 2}}, worker, vector)
+    def first_deal(run_seed: int, worker: int, copy: int) -> Any:
+        config = EnvContext(
+            {"game": "over_and_out", "params": {"num_players": 2}, "seed": run_seed}, worker, 0
+        )
         env = EightfoldMultiAgentEnv(config)
-        env.reset(seed=2)
+        env.reset(seed=run_seed + worker + copy)  # what RLlib passes
         return env.state.to_dict()
 
-    assert first_deal(1, 1) == first_deal(1, 1)
-    assert first_deal(1, 1) != first_deal(2, 0)
+    assert first_deal(0, 1, 1) == first_deal(0, 1, 1)
+    assert first_deal(0, 1, 1) != first_deal(0, 2, 0), "two runners of one run"
+    assert first_deal(0, 0, 1) != first_deal(1, 0, 0), "runs at neighbouring seeds"
+
+
+def test_the_env_runner_builds_its_copies_as_the_env_expects(
+    ray_local: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through RLlib's own runner in the driver (``--envs-per-runner 3``): the copies of one
+    run deal three different first games, and the run at the next seed shares none of them."""
+    assert GAME is not None
+    name, params = GAME
+    from training.rllib.train import build_config, make_env_config
+
+    dealt: list[str] = []
+    real_reset = EightfoldMultiAgentEnv.reset
+
+    def reset(self: EightfoldMultiAgentEnv, **kwargs: Any) -> Any:
+        out = real_reset(self, **kwargs)
+        if kwargs.get("seed") is not None:
+            dealt.append(json.dumps(self.state.to_dict(), sort_keys=True, default=str))
+        return out
+
+    monkeypatch.setattr(EightfoldMultiAgentEnv, "reset", reset)
+
+    def first_deals(seed: int) -> list[str]:
+        dealt.clear()
+        args = _args(name, tmp_path / "run", "--seed", str(seed), "--envs-per-runner", "3")
+        args.opponents, args.timesteps = None, None
+        config = {**TINY, "opponents": "random"}
+        algo = build_config(make_env_config(args, params, config), config, args).build_algo()
+        try:
+            algo.env_runner.sample(num_timesteps=3)
+        finally:
+            algo.stop()
+        return list(dealt)
+
+    zero, one = first_deals(0), first_deals(1)
+    assert len(zero) == len(one) == 3, (len(zero), len(one))
+    assert len(set(zero)) == 3 and not set(zero) & set(one)
 
 
 def test_a_bare_bot_name_is_never_an_rllib_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -98,9 +98,10 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         weights = np.array([self.opponents[k] for k in self._specs], dtype=np.float64)
         self._weights = weights / weights.sum()
         self._bots = {k: env_bot(self.game, config, k) for k in self._specs if k != "self"}
-        # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes).
+        # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes), and per
+        # run: the run's seed goes into every seeded reset too (below).
         seed = int(config.get("seed", 0) or 0)
-        self._stream = (worker, vector)
+        self._stream = (worker, vector, seed)
         self._rng = np.random.default_rng([seed, worker, vector])
         self._state: GameState | None = None
         self._names = list(seats)  # agent id of each seat in this episode
@@ -121,8 +122,12 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ reset
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
-        if seed is not None:  # RLlib seeds each copy with seed + runner + copy index, which repeat
-            self._rng = np.random.default_rng([seed, *self._stream])  # across runners: keep them apart
+        if seed is not None:
+            # RLlib seeds copy v of runner w with seed + w + v (its MultiAgentEnvRunner builds
+            # every copy from one EnvContext, vector_index 0): that number repeats across the
+            # runners of a run, kept apart by w, and across runs at neighbouring seeds (copy v + 1
+            # of the run at S is copy v of the run at S + 1), kept apart by the run's own seed.
+            self._rng = np.random.default_rng([seed, *self._stream])
         for _ in range(100):
             self._new_episode(options)
             self._play_bots()
