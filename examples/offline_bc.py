@@ -53,7 +53,12 @@ with tempfile.TemporaryDirectory() as tmp:
         obs = torch.as_tensor(data["observations"].reshape(rows, -1))
         masks = torch.as_tensor(data["action_masks"])
         actions = torch.as_tensor(data["actions"])
-print(f"{rows} decisions of {teacher} from {len(records)} games of {name}")
+# what agreement is to be read against: a uniformly random legal move matches the teacher's
+# with probability 1 / (number of legal moves), averaged over the decisions
+chance = float((1.0 / masks.sum(1).clamp(min=1)).mean())
+print(
+    f"{rows} decisions of {teacher} from {len(records)} games of {name} (a random legal move agrees on {chance:.3f})"
+)
 
 # 3. a masked-softmax MLP fitted by cross-entropy to the teacher's moves
 game = get_game(name).game_class()(**params)
@@ -71,7 +76,9 @@ for epoch in range(epochs):
         total += float(loss.detach()) * len(batch)
     with torch.no_grad():
         agree = (net(obs).masked_fill(~masks, -1e9).argmax(1) == actions).float().mean()
-    print(f"epoch {epoch + 1}: loss {total / rows:.3f}, agreement with the teacher {float(agree):.3f}")
+    print(
+        f"epoch {epoch + 1}: loss {total / rows:.3f}, agreement with the teacher {float(agree):.3f} (training decisions)"
+    )
 
 
 # 4. the clone as a player (any object with act(state, seat, rng)) against random

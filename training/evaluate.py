@@ -279,6 +279,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         note = params_note(spec, game)
         if note:
             print(note, file=sys.stderr)
+    seats = game.num_players
+    if seats > 1 and args.games % seats:
+        print(
+            f"note: {args.games} games over {seats} seats put the first player in seats 0..{args.games % seats - 1} "
+            f"once more than in the others; a multiple of {seats} balances first-move advantages",
+            file=sys.stderr,
+        )
     from training.position import parse_reset_options, split_moves
 
     options, moves = parse_reset_options(args.options), split_moves(args.moves)

@@ -513,17 +513,42 @@ def agreement(policy: Any, demos: Demonstrations, batch: int = 1024) -> float:
     teacher's best moves (the move it played, for a teacher without scores). ``batch``: rows
     per forward pass (OTTO Game Over's 5,228 logits a row: 1,024 rows add about 110 MB while
     they are scored, 4,096 about 310 MB)."""
+    return float(agreement_rows(policy, demos, batch).mean()) if len(demos) else 0.0
+
+
+def agreement_rows(policy: Any, demos: Demonstrations, batch: int = 1024) -> np.ndarray:
+    """Per demonstration, whether the policy's most likely legal action is one of the teacher's
+    best moves (:func:`agreement`'s terms)."""
     import torch
 
-    hits = 0
+    hits = np.zeros(len(demos), dtype=bool)
     with torch.no_grad():
         for i in range(0, len(demos), batch):
             idx = np.arange(i, min(i + batch, len(demos)))
             obs = torch.from_numpy(demos.obs[idx])
             dist = policy.get_distribution(obs, action_masks=demos.mask_rows(idx))
             best = dist.mode().numpy()
-            hits += int(demos.target_mask(idx)[np.arange(idx.size), best].sum())
-    return hits / max(1, len(demos))
+            hits[idx] = demos.target_mask(idx)[np.arange(idx.size), best]
+    return hits
+
+
+def chance_levels(demos: Demonstrations, batch: int = 4096) -> tuple[float, np.ndarray]:
+    """What agreement means against chance: the agreement a uniformly random legal move would
+    have in expectation (the mean share of each decision's legal moves that are among the
+    teacher's best), and which decisions are *trivial* (every legal move is among the best, so
+    any player agrees; a single legal move is one). Agreement is quoted with both, since the
+    games differ widely: a random player agrees on about a third of Octi's decisions and on
+    more than half of Over and Out's."""
+    shares = np.zeros(len(demos))
+    trivial = np.zeros(len(demos), dtype=bool)
+    for i in range(0, len(demos), batch):
+        idx = np.arange(i, min(i + batch, len(demos)))
+        legal, best = demos.mask_rows(idx), demos.target_mask(idx)
+        n_legal = np.maximum(legal.sum(1), 1)
+        n_best = (best & legal).sum(1)
+        shares[idx] = n_best / n_legal
+        trivial[idx] = n_best == legal.sum(1)
+    return (float(shares.mean()) if len(demos) else 0.0), trivial
 
 
 def symmetry_tables(
@@ -580,7 +605,10 @@ def fit(
     teacher's set ``B`` of best moves (with one move per decision, the usual cross-entropy):
     ties are equally good, so the policy may settle on any of them. The critic regresses the
     returns-to-go. A ``holdout`` share of the decisions (the last ones) is kept out of
-    training and reported as ``holdout_agreement`` (:func:`agreement`). ``learning_rate``
+    training and reported as ``holdout_agreement`` (:func:`agreement`) each epoch, with
+    ``holdout_agreement_nontrivial`` (on the held-out decisions where not every legal move is
+    best) and, once, ``holdout_chance_agreement`` and ``holdout_trivial_share``
+    (:func:`chance_levels`), what it is to be read against. ``learning_rate``
     (if given) replaces the optimiser's rate for this fit; the rate it had is put back after.
     ``verbose`` prints a line per epoch. With ``symmetries``, each training decision of a
     minibatch is replaced by its image under a uniformly drawn one of them or the identity
@@ -603,6 +631,10 @@ def fit(
         for g in groups:
             g["lr"] = float(learning_rate)
         log["learning_rate"] = float(learning_rate)
+    if len(test):  # what the held-out agreement is to be read against
+        chance, trivial = chance_levels(test)
+        log["holdout_chance_agreement"] = round(chance, 4)
+        log["holdout_trivial_share"] = round(float(trivial.mean()), 4)
     soft = demos.soft is not None
     ret_t = torch.as_tensor(demos.returns)
     obs_tab, act_tab = symmetry_tables(symmetries, demos.obs.shape[1:], demos.num_actions)
@@ -640,13 +672,18 @@ def fit(
                 "value_loss": round(float(np.mean(vlosses)), 4),
             }
             if len(test):
-                row["holdout_agreement"] = round(agreement(policy, test), 4)
+                hits = agreement_rows(policy, test)
+                row["holdout_agreement"] = round(float(hits.mean()), 4)
+                if (~trivial).any():
+                    row["holdout_agreement_nontrivial"] = round(float(hits[~trivial].mean()), 4)
             log["epochs"].append(row)
             if verbose:
                 print(
                     f"  epoch {epoch + 1}/{epochs}: policy loss {row['policy_loss']}, value loss {row['value_loss']}"
                     + (
-                        f", held-out agreement {row['holdout_agreement']}"
+                        f", held-out agreement {row['holdout_agreement']} (a random legal move: "
+                        f"{log['holdout_chance_agreement']}; on the {1 - log['holdout_trivial_share']:.0%} of "
+                        f"decisions where not every move is best: {row.get('holdout_agreement_nontrivial')})"
                         if "holdout_agreement" in row
                         else ""
                     ),
@@ -777,7 +814,9 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
     last = record["rounds"][-1]["epochs"][-1] if record["rounds"][-1]["epochs"] else {}
     print(
         f"pretraining done in {record['seconds']:.0f}s: policy loss {last.get('policy_loss')}, "
-        f"held-out agreement with the teacher {last.get('holdout_agreement')}",
+        f"held-out agreement with the teacher {last.get('holdout_agreement')} (a random legal move: "
+        f"{record['rounds'][-1].get('holdout_chance_agreement')}; where not every move is best: "
+        f"{last.get('holdout_agreement_nontrivial')})",
         flush=True,
     )
     (out / "pretrain.json").write_text(json.dumps(record, indent=2))

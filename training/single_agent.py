@@ -39,6 +39,15 @@ discounting terms), so the optimal policy is unchanged, while the learner gets a
 every step instead of only at the end. ``info["return"]``, ``info["outcome"]`` and every
 evaluation use the true returns.
 
+The learner's last step carries ``info["outcome"]`` (win / draw / loss) and
+``info["placement"]`` (1 = best, ties share their places), from the final returns as ``eval``
+counts them. A learner knocked out while others play on (Over and Out, 3+ players) ends its
+episode then: its outcome is a loss and its placement 1 + the number of rivals still playing,
+its rank in knock-out order. That is ``eval``'s placement under the default
+``reward_mode="placement"``; under ``"winner_only"`` every loser ends on -1, and ``eval``,
+which ranks by the final returns, ties them all ((n + 2) / 2 for n players), so a training
+log's placements there keep the knock-out order that ``eval``'s do not, and their means differ.
+
 By name, from specs (:func:`make_env`), or through Gymnasium: ``import training`` registers
 ``eightfold/<game>-single-v0`` for every game::
 

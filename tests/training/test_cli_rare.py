@@ -216,3 +216,27 @@ def test_a_game_played_with_variant_records_it_and_replays_in_it(
     capsys.readouterr()
     assert main(["replay", str(path), "1"]) == 0
     assert "rules: x_fast" in capsys.readouterr().out
+
+
+def test_eval_notes_seats_left_unbalanced(capsys: pytest.CaptureFixture[str]) -> None:
+    """The first player's seat rotates game by game, so only a multiple of the seat count
+    balances first-move advantages: ``eval`` says so for other counts, and only then."""
+    from training.cli import main
+
+    base = [
+        "eval",
+        "over_and_out",
+        "--param",
+        "num_players=3",
+        "--players",
+        "random",
+        "greedy",
+        "--workers",
+        "1",
+    ]
+    assert main([*base, "--games", "4"]) == 0
+    assert (
+        "note: 4 games over 3 seats put the first player in seats 0..0 once more" in capsys.readouterr().err
+    )
+    assert main([*base, "--games", "6"]) == 0
+    assert "note:" not in capsys.readouterr().err

@@ -616,3 +616,19 @@ def test_pretrain_symmetries_augment_the_fit_or_are_refused(tmp_path: Path) -> N
         _cfg(**kw)
     with pytest.raises(ValueError, match=message):
         pretrain(model, _cfg(validate=False, **kw), tmp_path)
+
+
+def test_agreement_is_logged_with_its_chance_level() -> None:
+    """Held-out agreement reads against what a uniformly random legal move would score (the mean
+    share of best moves among the legal ones) and is also given on the decisions where not every
+    legal move is best: random play agrees on a third of Octi's decisions, over half of Over and
+    Out's."""
+    from training.pretrain import Demonstrations, chance_levels
+
+    masks = np.array([[1, 1, 1, 1], [1, 1, 0, 0], [0, 0, 1, 0], [1, 1, 1, 0]], dtype=bool)
+    best = np.array([[1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0], [0, 1, 1, 0]], dtype=bool)
+    obs = np.zeros((4, 3), dtype=np.float32)
+    demos = Demonstrations.of(obs, masks, np.array([0, 0, 2, 1]), np.zeros(4, np.float32), 1, best)
+    chance, trivial = chance_levels(demos)
+    assert chance == pytest.approx((1 / 4 + 1 + 1 + 2 / 3) / 4)
+    assert trivial.tolist() == [False, True, True, False]
