@@ -59,6 +59,8 @@ def main() -> None:
     )
     add_backend_args(parser)
     args = parser.parse_args()
+    if args.resume and args.out is None:
+        parser.error("--resume continues the run in --out: name it")
     try:
         name = get_game(args.env).name
     except ValueError as exc:

@@ -590,8 +590,14 @@ def test_a_resume_keeps_what_the_run_was_trained_with(ray_local: Any, tmp_path: 
         with pytest.raises(ValueError, match=message):
             train_rllib(args, params, {"timesteps": 10_000, **config})
     assert {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir()} == before, "nothing written"
-    (run_dir / "config.yaml").unlink()
-    with pytest.raises(ValueError, match=r"lacks \['config.yaml'\]"):
+    # settings RLlib does not build the learner from may change
+    train_rllib(
+        _resume_args(name, run_dir, "--iterations", "1"),
+        params,
+        {**SAVING, "timesteps": 10_000, "snapshot_every": 7, "eval_games": 3, "checkpoint_every": 999},
+    )
+    (run_dir / "checkpoint" / "eightfold_run.json").unlink()
+    with pytest.raises(ValueError, match="holds no eightfold_run.json"):
         train_rllib(_resume_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
 
 
@@ -621,3 +627,78 @@ def test_resume_on_the_command_line_names_the_backend(
     assert [p.name for p in tmp_path.iterdir()] == ["sb3"], (
         "an SB3 run's clean start removes an RLlib run too"
     )
+
+
+@needs_game
+def test_a_resume_follows_the_checkpoint_not_the_files_beside_it(ray_local: Any, tmp_path: Path) -> None:
+    """A kill between the checkpoint's swap and the files written beside it leaves those files a
+    save behind: the resume reads the record inside the checkpoint, so its rows go on from the
+    checkpoint's own. A kill between the swap's two renames leaves only ``checkpoint.old``:
+    loading the run says so, and a resume puts it back."""
+    import json
+
+    assert GAME is not None
+    name, params = GAME
+    run_dir = tmp_path / "run"
+    train_rllib(_args(name, run_dir, "--iterations", "2"), params, {**SAVING, "timesteps": 10_000})
+    rows = json.loads((run_dir / "progress.json").read_text())
+    (run_dir / "progress.json").write_text(json.dumps(rows[:1]))  # the files of the save before
+    (run_dir / "checkpoint").rename(run_dir / "checkpoint.old")
+    with pytest.raises(ValueError, match="stopped while saving: its last whole checkpoint is checkpoint.old"):
+        RLlibPolicy.load(run_dir)
+    train_rllib(_resume_args(name, run_dir, "--iterations", "1"), params, {**SAVING, "timesteps": 10_000})
+    after = json.loads((run_dir / "progress.json").read_text())
+    assert after[:2] == rows and after[2]["iteration"] == 3 and not (run_dir / "checkpoint.old").exists()
+    record = json.loads((run_dir / "checkpoint" / "eightfold_run.json").read_text())
+    assert record["progress"] == after and record["meta"]["game"] == name
+
+
+@needs_game
+def test_ctrl_c_finishes_the_iteration_and_a_second_stops_at_once(
+    ray_local: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first Ctrl-C (SIGINT) lets the iteration under way finish, so the save holds whole
+    iterations (the checkpoint's env steps are the last row's); a second one stops at once and
+    saves nothing, leaving the last periodic save."""
+    import json
+    import os
+    import signal
+
+    import training.rllib.train as rl
+
+    assert GAME is not None
+    name, params = GAME
+    real_loop = rl._train_loop
+
+    def interrupt_in(call: int, times: int) -> Any:
+        def loop(algo: Any, *rest: Any) -> None:
+            real_train, calls = algo.train, [0]
+
+            def train() -> Any:
+                calls[0] += 1
+                if calls[0] == call:
+                    for _ in range(times):
+                        os.kill(os.getpid(), signal.SIGINT)
+                return real_train()
+
+            algo.train = train
+            real_loop(algo, *rest)
+
+        return loop
+
+    run_dir = tmp_path / "once"
+    monkeypatch.setattr(rl, "_train_loop", interrupt_in(2, 1))
+    with pytest.raises(KeyboardInterrupt):
+        train_rllib(_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
+    rows = json.loads((run_dir / "progress.json").read_text())
+    assert [r["iteration"] for r in rows] == [1, 2], "the interrupted iteration finished and was kept"
+    record = json.loads((run_dir / "checkpoint" / "eightfold_run.json").read_text())
+    assert record["progress"] == rows
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the handler is put back"
+
+    run_dir = tmp_path / "twice"
+    monkeypatch.setattr(rl, "_train_loop", interrupt_in(3, 2))
+    with pytest.raises(KeyboardInterrupt):
+        train_rllib(_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
+    rows = json.loads((run_dir / "progress.json").read_text())
+    assert [r["iteration"] for r in rows] == [1, 2], "only the periodic save of iteration 2 is there"

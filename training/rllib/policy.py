@@ -61,6 +61,12 @@ class RLlibPolicy(ProbabilityPlayer):
             run_dir / CHECKPOINT_DIR / "learner_group" / "learner" / "rl_module" / meta.get("module", MAIN)
         )
         if not module_dir.is_dir():
+            if (run_dir / f"{CHECKPOINT_DIR}.old").is_dir() and not (run_dir / CHECKPOINT_DIR).exists():
+                raise ValueError(
+                    f"{str(run_dir)!r} was stopped while saving: its last whole checkpoint is "
+                    f"{CHECKPOINT_DIR}.old/ (eightfold train --backend rllib --resume puts it back, or "
+                    f"rename it to {CHECKPOINT_DIR}/)"
+                )
             raise ValueError(f"no RLlib module checkpoint at {str(module_dir)!r}")
         if game is None:
             from envs.core.registry import get_game

@@ -33,21 +33,24 @@ steps, seconds, steps/s, ``main_return_mean``, episode length; strict JSON, ``nu
 iteration finished no episode), ``config.yaml`` (the resolved training config) and the RLlib
 checkpoint ``checkpoint/``, loadable with :class:`training.rllib.policy.RLlibPolicy` (from the
 run directory or ``checkpoint/``, relative or absolute). All four are saved every
-``checkpoint_every`` env steps (the config's, default 50,000) and at the end; a checkpoint is
-written to ``checkpoint.new/`` and then swapped in, so a run killed while saving keeps its
-previous one whole. A new run in a folder that holds a run (of either backend) replaces it.
+``checkpoint_every`` env steps (the config's, default 50,000) and at the end. A checkpoint is
+written to ``checkpoint.new/`` with its own record of the metadata, progress and config
+(:data:`RUN_RECORD`) and then swapped in, and the files beside it are each replaced in one
+step, so a run killed at any point keeps a whole checkpoint that agrees with its record (killed
+between the two renames of a swap, it is ``checkpoint.old/``, which the next save or resume
+puts back). A new run in a folder that holds a run (of either backend) replaces it.
 
 ``--resume`` (``args.resume``) continues the run in ``--out`` from its checkpoint: learner
 weights and optimizer, connector states, the iteration and env-step counters and the frozen
 opponent's last snapshot step come back, ``progress.json`` goes on from its last row (its
 ``seconds`` add up the parts), and the resumed part is seeded from the run's seed and the steps
 done (:func:`training.config.resume_seed`), so it deals new games rather than the ones the run
-began with. The game, its parameters, the opponents, the seed, ``--self-play`` and every
-training setting but :data:`RESUMABLE_OPTIONS` must be the run's (a change is a usage error that
-names it); ``--timesteps`` must go beyond the steps done; ``--iterations`` counts this command's
-iterations; the Ray resources (``--num-env-runners``, ``--envs-per-runner``, ``--num-cpus``,
-``--address``) are free.
-A resumed run is not bit for bit the uninterrupted one: its second part deals other games.
+began with. The game, its parameters, the opponents, the seed, ``--self-play`` and the
+settings of :data:`FIXED_OPTIONS` (network, PPO settings) must be the run's (a change is a usage
+error that names it); ``--timesteps`` must go beyond the steps done; ``--iterations`` counts
+this command's iterations; ``checkpoint_every``, ``snapshot_every``, ``torch_threads`` and the
+Ray resources (``--num-env-runners``, ``--envs-per-runner``, ``--num-cpus``, ``--address``) may
+change. A resumed run is not bit for bit the uninterrupted one: its second part deals other games.
 
 ``main_return_mean`` is RLlib's per-episode return of the module ``main``: the sum over every
 seat it played. Against bots (one seat) it is the learner's return; in shared self-play of a
@@ -56,8 +59,9 @@ heuristic`` measures such a run. Reproducibility: the same ``--seed`` repeats a 
 in one process set-up, except that RLlib batches an episode's agents in the order of a ``set``
 of their ids, which follows Python's string hashing, so shared self-play (several seats on
 ``main``) repeats across processes only with a fixed ``PYTHONHASHSEED`` (``PYTHONHASHSEED=0
-eightfold train ... --backend rllib``). Ctrl-C during a run saves the iterations finished
-so far (checkpoint, metadata, progress) and then ends the command as interrupted.
+eightfold train ... --backend rllib``). Ctrl-C during a run finishes the iteration under way,
+saves the run and ends the command as interrupted (status 130); a second Ctrl-C stops at once,
+leaving the run as its last save left it.
 """
 
 from __future__ import annotations
@@ -373,9 +377,13 @@ def make_env_config(
     }
 
 
-#: training options a resumed run may change (the rest is what the saved checkpoint was trained
-#: with: its network, PPO settings, opponents, seed and game)
-RESUMABLE_OPTIONS = ("timesteps", "out", "progress_bar", "checkpoint_every", "torch_threads")
+#: training options a resumed run keeps: what RLlib builds the learner and the games from (the
+#: game, its opponents and seed, the network and the PPO settings; ``ppo`` / ``policy_kwargs`` /
+#: ``rllib`` hold them too). The others may change: ``timesteps``, ``checkpoint_every``,
+#: ``snapshot_every``, ``torch_threads``, and the settings RLlib does not read.
+FIXED_OPTIONS = (
+    "params", "opponents", "seed", *_SB3_TO_RLLIB, "n_steps", "n_envs", "net_arch", "policy_kwargs", "ppo", "rllib",
+)  # fmt: skip
 PROGRESS_FILE = "progress.json"
 CONFIG_FILE = "config.yaml"
 
@@ -495,7 +503,10 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         interrupted = False
         try:
             _train_loop(algo, args, max_steps, log, done[-1] if done else None, every, save)
-        except KeyboardInterrupt:  # Ctrl-C: keep what the finished iterations learned
+        except StopNow:  # a second Ctrl-C: the algorithm may be mid-update, so nothing is saved
+            print("\nstopped: the run stays as its last save left it", file=sys.stderr, flush=True)
+            raise KeyboardInterrupt from None
+        except KeyboardInterrupt:  # Ctrl-C between iterations: keep what the finished ones learned
             if not log:
                 raise
             interrupted = True
@@ -520,35 +531,61 @@ def _plain(value: Any) -> Any:
     return yaml.safe_load(yaml.safe_dump(value, sort_keys=False))
 
 
+#: the run's metadata, progress rows and config as of a checkpoint, saved inside it: a resume
+#: reads them from there, so they always match the weights (the copies beside the checkpoint are
+#: for people and tools, and may lag if the process died between the two writes)
+RUN_RECORD = "eightfold_run.json"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """``path`` replaced in one step (a temporary file beside it, then ``os.replace``)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def recover_checkpoint(run_dir: Path) -> None:
+    """A save stopped between its two renames leaves ``checkpoint.old`` (whole) and no
+    ``checkpoint``: put it back."""
+    old = run_dir / f"{CHECKPOINT_DIR}.old"
+    if not (run_dir / CHECKPOINT_DIR).is_dir() and old.is_dir():
+        old.rename(run_dir / CHECKPOINT_DIR)
+
+
 def save_run(
     algo: Any, run_dir: Path, meta: dict[str, Any], config: dict[str, Any], log: list[dict[str, Any]]
 ) -> None:
-    """The checkpoint (written beside the old one, then swapped in, so an interrupted save leaves
-    the previous checkpoint whole), the metadata, ``progress.json`` and ``config.yaml``."""
+    """The checkpoint, with the metadata, progress rows and config it goes with inside it
+    (:data:`RUN_RECORD`), written beside the old one and then swapped in, so a save stopped at
+    any point leaves a whole checkpoint with its own record; then ``eightfold_rllib.json``,
+    ``progress.json`` and ``config.yaml`` beside it, each replaced in one step."""
     import shutil
 
     import yaml
 
     run_dir.mkdir(parents=True, exist_ok=True)
+    recover_checkpoint(run_dir)
     new, old = run_dir / f"{CHECKPOINT_DIR}.new", run_dir / f"{CHECKPOINT_DIR}.old"
     for leftover in (new, old):
         if leftover.exists():
             shutil.rmtree(leftover)
+    # strict JSON: an iteration that finished no episode has no mean (null, not NaN)
+    strict = [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in log
+    ]
+    plain = _plain(config)
     algo.save_to_path(str(new))
+    record = {"meta": meta, "progress": strict, "config": plain}
+    (new / RUN_RECORD).write_text(json.dumps(record, indent=2, allow_nan=False), encoding="utf-8")
     current = run_dir / CHECKPOINT_DIR
     if current.exists():
         current.rename(old)
     new.rename(current)
     if old.exists():
         shutil.rmtree(old)
-    (run_dir / META_FILE).write_text(json.dumps(meta, indent=2))
-    # strict JSON: an iteration that finished no episode has no mean (null, not NaN)
-    strict = [
-        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in log
-    ]
-    (run_dir / PROGRESS_FILE).write_text(json.dumps(strict, indent=2, allow_nan=False))
-    with (run_dir / CONFIG_FILE).open("w") as f:
-        yaml.safe_dump(_plain(config), f, sort_keys=False)
+    _write_atomic(run_dir / META_FILE, json.dumps(meta, indent=2))
+    _write_atomic(run_dir / PROGRESS_FILE, json.dumps(strict, indent=2, allow_nan=False))
+    _write_atomic(run_dir / CONFIG_FILE, yaml.safe_dump(plain, sort_keys=False))
 
 
 def check_rllib_resume(
@@ -556,25 +593,34 @@ def check_rllib_resume(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """What a resume continues from (the run's metadata and progress rows), after checking that
     the run is there and that nothing it was trained with changes: the game and its parameters,
-    the opponents, the self-play mode, the seed and every training option but
-    :data:`RESUMABLE_OPTIONS`. Sets ``args.self_play`` to the run's when not given."""
+    the opponents, the self-play mode, the seed and the :data:`FIXED_OPTIONS`. The metadata,
+    progress and config come from the checkpoint's own record (:data:`RUN_RECORD`). Sets
+    ``args.self_play`` to the run's when not given."""
     from envs.core.registry import get_game
-    from training.config import read_yaml
 
     if not (run_dir / META_FILE).is_file():
         raise ValueError(
             f"--resume: no RLlib run to continue in {str(run_dir)!r} (no {META_FILE} there); drop --resume to start one"
         )
-    old = run_dir / f"{CHECKPOINT_DIR}.old"
-    if not (run_dir / CHECKPOINT_DIR).is_dir() and old.is_dir():  # a save stopped between its two renames
-        old.rename(run_dir / CHECKPOINT_DIR)
-    missing = [n for n in (CHECKPOINT_DIR, PROGRESS_FILE, CONFIG_FILE) if not (run_dir / n).exists()]
-    if missing:
+    recover_checkpoint(run_dir)
+    record_file = run_dir / CHECKPOINT_DIR / RUN_RECORD
+    if not (run_dir / CHECKPOINT_DIR).is_dir():
         raise ValueError(
-            f"--resume: {str(run_dir)!r} lacks {missing} (runs saved before RLlib runs could resume "
-            "have no config.yaml): start a new run"
+            f"--resume: {str(run_dir)!r} has no {CHECKPOINT_DIR}/ to continue from: start a new run"
         )
-    meta = json.loads((run_dir / META_FILE).read_text(encoding="utf-8"))
+    if not record_file.is_file():
+        raise ValueError(
+            f"--resume: {str(run_dir / CHECKPOINT_DIR)!r} holds no {RUN_RECORD} (a run saved before RLlib "
+            "runs could resume): start a new run"
+        )
+    try:
+        record = json.loads(record_file.read_text(encoding="utf-8"))
+        meta, done, saved = dict(record["meta"]), list(record["progress"]), dict(record["config"])
+        steps = int(done[-1]["env_steps"])
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ValueError(
+            f"--resume: {str(record_file)!r} is not a run record eightfold wrote ({exc})"
+        ) from None
     name = get_game(args.env).name
     if meta.get("game") != name:
         raise ValueError(
@@ -592,30 +638,61 @@ def check_rllib_resume(
     changed = [
         k for k in ("opponents", "self_play", "seed") if k in meta and _plain(meta[k]) != _plain(now[k])
     ]
-    saved = read_yaml(run_dir / CONFIG_FILE)
     given = _plain(config)
     changed += sorted(
         k
         for k in set(saved) | set(given)
-        if k not in RESUMABLE_OPTIONS and k not in changed and saved.get(k) != given.get(k)
+        if k in FIXED_OPTIONS and k not in changed and saved.get(k) != given.get(k)
     )
     if changed:
         was = {k: meta[k] if k in meta else saved.get(k) for k in changed}
         raise ValueError(
             f"--resume: {', '.join(changed)} cannot change (the run was trained with {was}); an RLlib "
-            f"run continues with its own settings, only {', '.join(RESUMABLE_OPTIONS[:1] + RESUMABLE_OPTIONS[2:])}, "
-            "--iterations and the Ray resources can change: start a new run instead"
+            "run continues with the game, opponents, seed, self-play mode, network and PPO settings it "
+            "began with (--timesteps, --iterations, checkpoint_every, snapshot_every, torch_threads and "
+            "the Ray resources may change): start a new run instead"
         )
-    try:
-        done = json.loads((run_dir / PROGRESS_FILE).read_text(encoding="utf-8"))
-        steps = int(done[-1]["env_steps"])
-    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
-        raise ValueError(
-            f"--resume: {str(run_dir / PROGRESS_FILE)!r} has no finished iteration ({exc})"
-        ) from None
     if max_steps <= steps:
         raise ValueError(f"--resume: the run is at {steps:,} env steps already; give --timesteps above that")
     return meta, done
+
+
+class StopNow(KeyboardInterrupt):
+    """A second Ctrl-C while an interrupted run finishes its iteration: stop without saving."""
+
+
+class _FinishIteration:
+    """While active (in the main thread), the first Ctrl-C only asks the loop to stop after the
+    iteration under way (``requested``), so the save that follows holds whole iterations; a
+    second one raises :class:`StopNow` at once."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise StopNow
+        self.requested = True
+        print(
+            "\nCtrl-C: finishing the iteration under way, then saving (Ctrl-C again to stop at once)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def __enter__(self) -> _FinishIteration:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 def _train_loop(
@@ -630,12 +707,33 @@ def _train_loop(
     """``algo.train()`` until the step or iteration budget; one row per iteration appended to
     ``log`` (kept by the caller if the loop is interrupted) and printed. ``last``: the last row
     of the run resumed (its iteration, steps and seconds go on from there); ``save(log)`` runs
-    each time the env steps pass a multiple of ``every``."""
+    each time the env steps pass a multiple of ``every``. A Ctrl-C ends the loop after the
+    iteration under way with ``KeyboardInterrupt`` (a second one at once: :class:`StopNow`)."""
+    with _FinishIteration() as ctrl_c:
+        _iterations(algo, args, max_steps, log, last, every, save, ctrl_c)
+    if ctrl_c.requested:
+        raise KeyboardInterrupt
+
+
+def _iterations(
+    algo: Any,
+    args: argparse.Namespace,
+    max_steps: int,
+    log: list[dict[str, Any]],
+    last: dict[str, Any] | None,
+    every: int,
+    save: Any,
+    ctrl_c: _FinishIteration,
+) -> None:
     base_iter = int(last["iteration"]) if last else 0
     base_seconds = float(last["seconds"]) if last else 0.0
     steps = int(last["env_steps"]) if last else 0
     start = time.perf_counter()
-    while steps < max_steps and (args.iterations is None or len(log) < args.iterations):
+
+    def more() -> bool:
+        return steps < max_steps and (args.iterations is None or len(log) < args.iterations)
+
+    while more() and not ctrl_c.requested:
         before = steps
         result = algo.train()
         runners = result.get("env_runners", {})
@@ -657,5 +755,11 @@ def _train_loop(
             f"main's summed return {row['main_return_mean']:+.3f}  episode length {row['episode_len_mean']:.1f}",
             flush=True,
         )
-        if save is not None and every > 0 and steps // every > before // every and steps < max_steps:
-            save(log)  # the end of the run saves anyway
+        if (
+            save is not None
+            and every > 0
+            and steps // every > before // every
+            and more()
+            and not ctrl_c.requested
+        ):
+            save(log)  # the end of the run (or of an interrupted one) saves anyway
