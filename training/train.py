@@ -17,7 +17,8 @@ written to ``<out>/config.yaml``. A run directory holds::
 
 A new run in a directory that holds one replaces that run's files (``tb/`` aside, where
 TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
-(``model.zip``, or a later checkpoint of an interrupted run) with its ``config.yaml``: the game,
+(``model.zip``, or a later checkpoint of an interrupted run; a model file cut short by a kill
+is passed over) with its ``config.yaml``: the game,
 the network and the warm start (``pretrain_*``, run once before the first PPO step) cannot
 change, the PPO settings and the other options can (``--set``, ``--opponents``), and
 ``--timesteps`` must go beyond the steps already trained. An RLlib run (``--backend rllib``)
@@ -368,10 +369,19 @@ def latest_model(out: Path) -> Path | None:
     return latest_model_steps(out)[0]
 
 
+def _whole_zip(path: Path) -> bool:
+    """A model file written to the end (a run killed while sb3 wrote a checkpoint leaves a
+    truncated zip, which the resume passes over for the one before)."""
+    import zipfile
+
+    return zipfile.is_zipfile(path)
+
+
 def latest_model_steps(out: Path) -> tuple[Path | None, int]:
-    """:func:`latest_model` and its learner steps (0 when there is none)."""
+    """:func:`latest_model` and its learner steps (0 when there is none); a model file cut
+    short by a kill is passed over."""
     best: tuple[Path | None, int] = (None, 0)
-    if (out / "model.zip").exists():
+    if (out / "model.zip").exists() and _whole_zip(out / "model.zip"):
         try:
             steps = int(json.loads((out / "train_summary.json").read_text())["timesteps"])
         except (OSError, ValueError, KeyError, TypeError):
@@ -382,7 +392,7 @@ def latest_model_steps(out: Path) -> tuple[Path | None, int]:
             steps = int(ckpt.stem.split("_")[1])
         except (IndexError, ValueError):
             continue
-        if best[0] is None or (best[1] >= 0 and steps > best[1]):
+        if (best[0] is None or (best[1] >= 0 and steps > best[1])) and _whole_zip(ckpt):
             best = (ckpt, steps)
     return best[0], max(best[1], 0)
 
