@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
+import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,50 @@ from stable_baselines3.common.callbacks import BaseCallback
 from envs.core.game import Game
 from training.players import PolicyPlayer, make_player
 from training.tournament import play_pairing
+
+BEST_MODEL_INFO = "best_model.json"
+"""The steps and mean score of the evaluation ``best_model.zip`` comes from."""
+
+
+def save_model(model: Any, path: Path) -> Path:
+    """``model.save(path)`` in one step: written to a hidden file beside it, then renamed, so a
+    kill or a Ctrl-C while sb3 writes leaves the earlier file (or none), never a cut-short one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp.zip")
+    try:
+        model.save(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+class CheckpointEvery(BaseCallback):
+    """Every ``every`` calls (each is ``n_envs`` env steps), save the model to
+    ``<folder>/model_<steps>_steps.zip`` (sb3's ``CheckpointCallback`` names, written in one
+    step by :func:`save_model`)."""
+
+    def __init__(self, every: int, folder: Path) -> None:
+        super().__init__()
+        self.every = every
+        self.folder = folder
+
+    def _on_step(self) -> bool:
+        if self.n_calls % self.every == 0:
+            save_model(self.model, self.folder / f"model_{self.num_timesteps}_steps.zip")
+        return True
+
+
+class StopWhenAsked(BaseCallback):
+    """Ends ``learn()`` at the next env step once ``interrupt.requested`` (a first Ctrl-C,
+    :class:`training.interrupt.GracefulInterrupt`)."""
+
+    def __init__(self, interrupt: Any) -> None:
+        super().__init__()
+        self.interrupt = interrupt
+
+    def _on_step(self) -> bool:
+        return not self.interrupt.requested
 
 
 class SelfPlayCallback(BaseCallback):
@@ -31,9 +78,7 @@ class SelfPlayCallback(BaseCallback):
 
     def _snapshot(self) -> None:
         self.pool_dir.mkdir(parents=True, exist_ok=True)
-        path = self.pool_dir / f"snap_{self.num_timesteps:09d}.zip"
-        if not path.exists():
-            self.model.save(path)
+        path = save_model(self.model, self.pool_dir / f"snap_{self.num_timesteps:09d}.zip")
         for group in self.groups:
             self.training_env.env_method("add_policy_opponent", str(path), group)
         self._last = self.num_timesteps
@@ -50,8 +95,19 @@ class SelfPlayCallback(BaseCallback):
 
 
 def load_pool(env: Any, pool_dir: Path, groups: Sequence[str], keep: int) -> int:
-    """On ``--resume``: give the envs the newest ``keep`` snapshots again."""
-    snaps = sorted(pool_dir.glob("snap_*.zip"))[-keep:]
+    """On ``--resume``: give the envs the newest ``keep`` snapshots again (a file that is no
+    whole zip, cut short by a kill in a run before snapshots were written in one step, is
+    passed over with a note)."""
+    snaps = []
+    for path in sorted(pool_dir.glob("snap_*.zip")):
+        if zipfile.is_zipfile(path):
+            snaps.append(path)
+        else:
+            print(
+                f"note: {path} is no whole model file (cut short by a kill?): left out of the pool",
+                file=sys.stderr,
+            )
+    snaps = snaps[-keep:]
     for path in snaps:
         for group in groups:
             env.env_method("add_policy_opponent", str(path), group)
@@ -142,5 +198,9 @@ class BaselineEvalCallback(BaseCallback):
         mean = sum(scores) / max(1, len(scores))
         if mean > self.best:
             self.best = mean
-            self.model.save(self.out_dir / "best_model.zip")
+            save_model(self.model, self.out_dir / "best_model.zip")
+            # which evaluation it is (a resume from an earlier checkpoint sets a later one aside)
+            (self.out_dir / BEST_MODEL_INFO).write_text(
+                json.dumps({"timesteps": row["timesteps"], "score": mean})
+            )
         return row

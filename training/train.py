@@ -6,7 +6,8 @@ Options are resolved as defaults < ``configs/<game>.yaml`` (or ``--config``) < f
 written to ``<out>/config.yaml``. A run directory holds::
 
     config.yaml        the resolved configuration (``--resume`` reads it)
-    model.zip          the final model (``best_model.zip``: best periodic evaluation)
+    model.zip          the final model (``best_model.zip``: best periodic evaluation, which
+                       ``best_model.json`` names)
     checkpoints/       periodic checkpoints;  pool/  self-play snapshots
     tb/                TensorBoard logs (``tensorboard --logdir runs``)
     monitor/           per-env episode logs (rewards, lengths, outcome, placement; a resume adds resume<k>-*)
@@ -14,6 +15,7 @@ written to ``<out>/config.yaml``. A run directory holds::
     pretrain.json      the behaviour-cloning warm start (demonstrations, fit per epoch), if any
     train_summary.json steps, wall time, throughput;  final_eval.json/.png with --eval-games
     learning_curve.png episode return and win rates against the timesteps (drawn by the command)
+    lost/              what a resume from an earlier model set aside (below)
 
 A new run in a directory that holds one replaces that run's files (``tb/`` aside, where
 TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
@@ -23,6 +25,17 @@ the network and the warm start (``pretrain_*``, run once before the first PPO st
 change, the PPO settings and the other options can (``--set``, ``--opponents``), and
 ``--timesteps`` must go beyond the steps already trained. An RLlib run (``--backend rllib``)
 resumes from its ``checkpoint/`` with every setting it began with (``training.rllib.train``).
+
+Interruptions: the first Ctrl-C ends ``learn()`` at the next env step and saves a checkpoint
+there (not ``model.zip``: the run is unfinished), printing the ``--resume`` command; a second
+one stops at once. Every model file is written in one step (a hidden file, then renamed), so
+a kill leaves whole files. A run killed between checkpoints resumes from its last one, at S
+steps, and the logs it wrote after that model are set aside in ``lost/after_<S>_steps/``:
+evaluation rows of later steps, self-play snapshots of later steps (they would come back as
+opponents from the run's own future), a ``best_model.zip`` from a later evaluation (the next
+evaluation then saves one) and the ``monitor/`` episodes that ended after the model was saved
+(the learning curve would count their steps twice). TensorBoard keeps each part as a run of its
+own (``ppo_<k>``).
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed``, and torch uses
 the config's fixed number of threads. With ``torch_threads: 1`` a run repeats bit for bit; on
@@ -36,7 +49,9 @@ import argparse
 import dataclasses
 import functools
 import json
+import os
 import platform
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -259,9 +274,14 @@ def make_env(cfg_dict: dict[str, Any], rank: int | str, monitor_dir: str, in_sub
     from stable_baselines3.common.monitor import Monitor
 
     if in_subprocess:
+        import signal
+
         import torch
 
         torch.set_num_threads(1)
+        # Ctrl-C at a terminal reaches the whole process group: the learner winds the run down
+        # and closes these workers, which must not die under it first
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     env, _game, _bots = build_single_env(cfg_dict)
     env = RunSeeded(env, int(cfg_dict.get("seed") or 0))
     return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))
@@ -335,9 +355,10 @@ RUN_FILES = (
     "config.yaml", "model.zip", "best_model.zip", "eval.jsonl", "pretrain.json", "train_summary.json",
     "final_eval.json", "final_eval.png", "learning_curve.png",
     RLLIB_META_FILE, "progress.json",  # an RLlib run's (its checkpoint folders: RUN_DIRS)
+    "best_model.json",
 )  # fmt: skip
 RUN_GLOBS = ("monitor/*.monitor.csv", "checkpoints/model_*_steps.zip", "pool/snap_*.zip")
-RUN_DIRS = (RLLIB_CHECKPOINT_DIR, f"{RLLIB_CHECKPOINT_DIR}.new", f"{RLLIB_CHECKPOINT_DIR}.old")
+RUN_DIRS = (RLLIB_CHECKPOINT_DIR, f"{RLLIB_CHECKPOINT_DIR}.new", f"{RLLIB_CHECKPOINT_DIR}.old", "lost")
 
 
 def clear_run(out: Path) -> None:
@@ -378,8 +399,15 @@ def _whole_zip(path: Path) -> bool:
 
 
 def latest_model_steps(out: Path) -> tuple[Path | None, int]:
-    """:func:`latest_model` and its learner steps (0 when there is none); a model file cut
-    short by a kill is passed over."""
+    """:func:`latest_model` and its learner steps (0 when there is none or they are unknown); a
+    model file cut short by a kill is passed over."""
+    path, steps = furthest_model(out)
+    return path, max(steps or 0, 0)
+
+
+def furthest_model(out: Path) -> tuple[Path | None, int | None]:
+    """:func:`latest_model` and its learner steps (None: a ``model.zip`` without its
+    ``train_summary.json``, steps unknown)."""
     best: tuple[Path | None, int] = (None, 0)
     if (out / "model.zip").exists() and _whole_zip(out / "model.zip"):
         try:
@@ -394,16 +422,102 @@ def latest_model_steps(out: Path) -> tuple[Path | None, int]:
             continue
         if (best[0] is None or (best[1] >= 0 and steps > best[1])) and _whole_zip(ckpt):
             best = (ckpt, steps)
-    return best[0], max(best[1], 0)
+    return best[0], (None if best[1] < 0 else best[1])
+
+
+def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
+    """Before a resume from ``model_path`` (at ``steps``): set aside, in
+    ``lost/after_<steps>_steps/``, what the run logged after that model was saved, since the
+    resumed run trains that stretch again: the evaluations of later steps (``eval.jsonl``
+    rows), the self-play snapshots of later steps (they would come back as opponents from the
+    run's own future), a ``best_model.zip`` from a later evaluation, later (broken) checkpoints,
+    and the training episodes that ended after the model was saved (``monitor/`` rows, which
+    the learning curve would count twice). Returns what was moved, by kind."""
+    from training.callbacks import BEST_MODEL_INFO
+
+    lost = out / "lost" / f"after_{steps}_steps"
+    moved = {"evaluations": 0, "snapshots": 0, "best model": 0, "checkpoints": 0, "episodes": 0}
+
+    def set_aside(path: Path, sub: str = "") -> None:
+        (lost / sub).mkdir(parents=True, exist_ok=True)
+        os.replace(path, lost / sub / path.name)
+
+    evals = out / "eval.jsonl"
+    if evals.is_file():
+        kept: list[str] = []
+        gone: list[str] = []
+        for line in evals.read_text().splitlines():
+            try:
+                late = int(json.loads(line)["timesteps"]) > steps
+            except (ValueError, KeyError, TypeError):
+                late = False
+            (gone if late else kept).append(line)
+        if gone:
+            lost.mkdir(parents=True, exist_ok=True)
+            with (lost / "eval.jsonl").open("a") as f:
+                f.write("".join(f"{line}\n" for line in gone))
+            evals.write_text("".join(f"{line}\n" for line in kept))
+            moved["evaluations"] = len(gone)
+    for kind, folder, pattern, index in (
+        ("snapshots", "pool", "snap_*.zip", 1),
+        ("checkpoints", "checkpoints", "model_*_steps.zip", 1),
+    ):
+        for path in sorted((out / folder).glob(pattern)):
+            try:
+                later = int(path.stem.split("_")[index]) > steps
+            except (IndexError, ValueError):
+                continue
+            if later and path != model_path:
+                set_aside(path, folder)
+                moved[kind] += 1
+    best = out / "best_model.zip"
+    if best.is_file():
+        try:  # the evaluation it came from; a run from before best_model.json: its file time
+            late = int(json.loads((out / BEST_MODEL_INFO).read_text())["timesteps"]) > steps
+        except (OSError, ValueError, KeyError, TypeError):
+            late = best.stat().st_mtime > model_path.stat().st_mtime
+        if late:
+            set_aside(best)
+            if (out / BEST_MODEL_INFO).is_file():
+                set_aside(out / BEST_MODEL_INFO)
+            moved["best model"] = 1
+    saved_at = model_path.stat().st_mtime
+    for path in sorted((out / "monitor").glob("*.monitor.csv")):
+        lines = path.read_text().splitlines()
+        if len(lines) < 2:
+            continue
+        try:
+            t_start = float(json.loads(lines[0].lstrip("#")).get("t_start", 0.0))
+            t_col = lines[1].split(",").index("t")
+        except (ValueError, AttributeError):
+            continue
+        kept, gone = lines[:2], []
+        for line in lines[2:]:
+            try:
+                late = t_start + float(line.split(",")[t_col]) > saved_at
+            except (IndexError, ValueError):
+                late = False
+            (gone if late else kept).append(line)
+        if gone:
+            (lost / "monitor").mkdir(parents=True, exist_ok=True)
+            (lost / "monitor" / path.name).write_text("\n".join(lines[:2] + gone) + "\n")
+            path.write_text("\n".join(kept) + "\n")
+            moved["episodes"] += len(gone)
+    if any(moved.values()):
+        what = ", ".join(f"{n} {kind}" for kind, n in moved.items() if n)
+        print(
+            f"note: resuming at {steps:,} steps from {model_path.name}: what the run logged after it ({what}) "
+            f"is set aside in {lost}",
+            flush=True,
+        )
+    return moved
 
 
 def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any, pretrained: bool = False) -> list[Any]:
-    from stable_baselines3.common.callbacks import CheckpointCallback
-
-    from training.callbacks import BaselineEvalCallback, SelfPlayCallback
+    from training.callbacks import BaselineEvalCallback, CheckpointEvery, SelfPlayCallback
 
     every = max(1, cfg.checkpoint_every // cfg.n_envs)
-    cbs: list[Any] = [CheckpointCallback(every, str(out / "checkpoints"), name_prefix="model")]
+    cbs: list[Any] = [CheckpointEvery(every, out / "checkpoints")]
     if cfg.eval_every > 0 and cfg.eval_games > 0:
         cbs.append(
             BaselineEvalCallback(
@@ -456,8 +570,10 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     set_random_seed(cfg.seed)
     entry = get_game(cfg.env)
     game = entry.game_class()(**cfg.params)
+    start_from, at_steps = furthest_model(out) if resume else (None, None)
+    if start_from is not None and at_steps is not None:  # an interrupted run logged past its model
+        rollback_run(out, at_steps, start_from)
     vec = build_vec_env(cfg, out, resume=resume)
-    start_from = latest_model(out) if resume else None
     if start_from is not None:  # the config's PPO settings and seed apply to the loaded model too
         ppo = {**cfg.ppo_kwargs(), **algorithm_kwargs(cfg.policy), "seed": cfg.seed}
         model = MaskablePPO.load(start_from, env=vec, device="cpu", tensorboard_log=str(out / "tb"), **ppo)
@@ -485,15 +601,32 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
     )
     remaining = max(0, cfg.timesteps - model.num_timesteps)
     start_steps, t0 = model.num_timesteps, time.time()
-    model.learn(
-        remaining,
-        callback=build_callbacks(cfg, out, game, game_bots(entry), pretrained=pretrained),
-        progress_bar=cfg.progress_bar,
-        reset_num_timesteps=start_from is None,
-        tb_log_name="ppo",
-    )
+    from training.callbacks import StopWhenAsked, save_model
+    from training.interrupt import GracefulInterrupt
+
+    with GracefulInterrupt("stopping at the next step and saving a checkpoint") as ctrl_c:
+        model.learn(
+            remaining,
+            callback=[
+                *build_callbacks(cfg, out, game, game_bots(entry), pretrained=pretrained),
+                StopWhenAsked(ctrl_c),
+            ],
+            progress_bar=cfg.progress_bar,
+            reset_num_timesteps=start_from is None,
+            tb_log_name="ppo",
+        )
     wall = time.time() - t0
-    model.save(out / "model.zip")
+    if ctrl_c.requested:  # an unfinished run: a checkpoint, not model.zip
+        path = save_model(model, out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip")
+        vec.close()
+        print(
+            f"interrupted at {model.num_timesteps:,} steps: saved {path}; continue with: eightfold train "
+            f"{cfg.env} --out {shlex.quote(str(out))} --resume --timesteps {cfg.timesteps}",
+            file=sys.stderr,
+            flush=True,
+        )
+        raise KeyboardInterrupt
+    save_model(model, out / "model.zip")
     vec.close()
     write_summary(cfg, out, model.num_timesteps, model.num_timesteps - start_steps, wall, pretrain_s)
     return out

@@ -76,6 +76,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from training.interrupt import GracefulInterrupt, StopNow
 from training.params import int_at_least
 from training.rllib.common import (
     CHECKPOINT_DIR,
@@ -657,44 +658,6 @@ def check_rllib_resume(
     return meta, done
 
 
-class StopNow(KeyboardInterrupt):
-    """A second Ctrl-C while an interrupted run finishes its iteration: stop without saving."""
-
-
-class _FinishIteration:
-    """While active (in the main thread), the first Ctrl-C only asks the loop to stop after the
-    iteration under way (``requested``), so the save that follows holds whole iterations; a
-    second one raises :class:`StopNow` at once."""
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: Any = None
-
-    def _handler(self, signum: int, frame: Any) -> None:
-        if self.requested:
-            raise StopNow
-        self.requested = True
-        print(
-            "\nCtrl-C: finishing the iteration under way, then saving (Ctrl-C again to stop at once)",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    def __enter__(self) -> _FinishIteration:
-        import signal
-        import threading
-
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handler)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        import signal
-
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-
 def _train_loop(
     algo: Any,
     args: argparse.Namespace,
@@ -709,7 +672,7 @@ def _train_loop(
     of the run resumed (its iteration, steps and seconds go on from there); ``save(log)`` runs
     each time the env steps pass a multiple of ``every``. A Ctrl-C ends the loop after the
     iteration under way with ``KeyboardInterrupt`` (a second one at once: :class:`StopNow`)."""
-    with _FinishIteration() as ctrl_c:
+    with GracefulInterrupt("finishing the iteration under way, then saving") as ctrl_c:
         _iterations(algo, args, max_steps, log, last, every, save, ctrl_c)
     if ctrl_c.requested:
         raise KeyboardInterrupt
@@ -723,7 +686,7 @@ def _iterations(
     last: dict[str, Any] | None,
     every: int,
     save: Any,
-    ctrl_c: _FinishIteration,
+    ctrl_c: GracefulInterrupt,
 ) -> None:
     base_iter = int(last["iteration"]) if last else 0
     base_seconds = float(last["seconds"]) if last else 0.0
