@@ -280,7 +280,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if note:
             print(note, file=sys.stderr)
     seats = game.num_players
-    if seats > 1 and args.games % seats:
+    valid = len(args.players) >= 2 and len(set(args.players)) == len(args.players)  # else refused below
+    if valid and seats > 1 and args.games % seats:
         print(
             f"note: {args.games} games over {seats} seats put the first player in seats 0..{args.games % seats - 1} "
             f"once more than in the others; a multiple of {seats} balances first-move advantages",
