@@ -24,18 +24,21 @@ is passed over) with its ``config.yaml``: the game,
 the network and the warm start (``pretrain_*``, run once before the first PPO step) cannot
 change, the PPO settings and the other options can (``--set``, ``--opponents``), and
 ``--timesteps`` must go beyond the steps already trained. An RLlib run (``--backend rllib``)
-resumes from its ``checkpoint/`` with every setting it began with (``training.rllib.train``).
+resumes from its ``checkpoint/`` with the game, opponents, seed, self-play mode, network and
+PPO settings it began with (``training.rllib.train``).
 
-Interruptions: the first Ctrl-C ends ``learn()`` at the next env step and saves a checkpoint
+Interruptions: the first Ctrl-C during PPO ends ``learn()`` at the next env step and saves a checkpoint
 there (not ``model.zip``: the run is unfinished), printing the ``--resume`` command; a second
-one stops at once. Every model file is written in one step (a hidden file, then renamed), so
+one stops at once (during the warm start, Ctrl-C ends the run, which then starts again without
+``--resume``). Every model file is written in one step (a hidden file, then renamed), so
 a kill leaves whole files. A run killed between checkpoints resumes from its last one, at S
 steps, and the logs it wrote after that model are set aside in ``lost/after_<S>_steps/``:
 evaluation rows of later steps, self-play snapshots of later steps (they would come back as
 opponents from the run's own future), a ``best_model.zip`` from a later evaluation (the next
 evaluation then saves one) and the ``monitor/`` episodes that ended after the model was saved
-(the learning curve would count their steps twice). TensorBoard keeps each part as a run of its
-own (``ppo_<k>``).
+(the learning curve would count their steps twice). ``tb/`` is not rolled back: a resumed part
+logs to a TensorBoard run of its own, ``ppo_resumed_at_<S>_0``, beside the earlier part's run
+(which keeps its stretch after S).
 
 Same seed, same run: torch, numpy and every env are seeded from ``--seed``, and torch uses
 the config's fixed number of threads. With ``torch_threads: 1`` a run repeats bit for bit; on
@@ -613,7 +616,9 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
             ],
             progress_bar=cfg.progress_bar,
             reset_num_timesteps=start_from is None,
-            tb_log_name="ppo",
+            # a resumed part is a TensorBoard run of its own (sb3 would write into the earlier
+            # part's, where the stretch a resume sets aside stays)
+            tb_log_name="ppo" if start_from is None else f"ppo_resumed_at_{start_steps}",
         )
     wall = time.time() - t0
     if ctrl_c.requested:  # an unfinished run: a checkpoint, not model.zip

@@ -63,6 +63,8 @@ def test_a_resume_from_an_earlier_checkpoint_sets_aside_what_came_after(tmp_path
     # the learning curve counts each env step once: kept episodes ended by step 512, then 512 more
     assert read_monitor(out)["steps"][-1] <= 1024
     assert list((lost / "monitor").glob("*.monitor.csv")), "episodes ended after the checkpoint"
+    # TensorBoard is not rolled back: the resumed part is a run of its own beside the first
+    assert sorted(p.name for p in (out / "tb").iterdir()) == ["ppo_1", "ppo_resumed_at_512_0"]
 
 
 class _SigintAt:
