@@ -23,8 +23,8 @@ Hyper-parameters come from the same resolved training config as the SB3 trainer
 ``train_batch_size``, ``model``, ..., are refused with what does their work) and of the
 numeric ones' ranges; what none of these sets keeps RLlib's default. The SB3-only
 settings (``seat``, ``partner``, the evaluation options, ``pool_size``, ``latest_prob``,
-``policy``, the CNN settings) are not used (``checkpoint_every`` and ``snapshot_every`` are); ``shaping``, ``vf_arch`` and
-``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
+``policy``, the CNN settings) are not used (``checkpoint_every`` and ``snapshot_every`` are);
+``shaping``, ``vf_arch`` and ``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
 shared encoder of ``net_arch`` under the policy and value heads (SB3's policy has two separate
 MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whichever comes
 first. The run directory (default ``runs/<game>``, as SB3's) holds ``eightfold_rllib.json``
