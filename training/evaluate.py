@@ -176,7 +176,9 @@ def run_tournament(
         # modules once and every worker forks from it
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
-        with ctx.Pool(workers) as pool:
+        from training.interrupt import ignore_sigint
+
+        with ctx.Pool(workers, initializer=ignore_sigint) as pool:  # Ctrl-C: the pool is terminated
             parts = pool.map(_run_chunk, tasks)
     else:
         parts = [_run_chunk(t) for t in tasks]

@@ -38,3 +38,10 @@ class GracefulInterrupt:
     def __exit__(self, *exc: Any) -> None:
         if self._previous is not None:
             signal.signal(signal.SIGINT, self._previous)
+
+
+def ignore_sigint() -> None:
+    """A worker process's initializer: Ctrl-C at a terminal reaches the whole process group,
+    and the parent, which gets ``KeyboardInterrupt``, ends its workers itself (each worker
+    printed a traceback of its own before)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -277,14 +277,12 @@ def make_env(cfg_dict: dict[str, Any], rank: int | str, monitor_dir: str, in_sub
     from stable_baselines3.common.monitor import Monitor
 
     if in_subprocess:
-        import signal
-
         import torch
 
+        from training.interrupt import ignore_sigint
+
         torch.set_num_threads(1)
-        # Ctrl-C at a terminal reaches the whole process group: the learner winds the run down
-        # and closes these workers, which must not die under it first
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        ignore_sigint()  # the learner winds the run down on Ctrl-C and closes these workers
     env, _game, _bots = build_single_env(cfg_dict)
     env = RunSeeded(env, int(cfg_dict.get("seed") or 0))
     return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))

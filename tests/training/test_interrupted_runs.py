@@ -149,3 +149,30 @@ def test_model_files_are_written_in_one_step(tmp_path: Path) -> None:
 
     assert load_pool(Env(), pool, ["self"], 5) == 1 and added == ["snap_000000000.zip"]
     assert np.array_equal(np.array(added), np.array(["snap_000000000.zip"]))
+
+
+def test_worker_processes_leave_ctrl_c_to_their_parent() -> None:
+    """Ctrl-C at a terminal reaches every process of the group: eval's pool workers and the
+    subprocess envs ignore it (each printed a traceback, or died under the learner), and the
+    parent ends them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal; from training.interrupt import ignore_sigint; ignore_sigint(); "
+        "os.kill(os.getpid(), signal.SIGINT); print('still here')"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "still here", proc.stderr
+    # a tournament in a pool of 2, interrupted from the terminal: one line, no worker tracebacks
+    import time
+
+    cmd = [sys.executable, "-m", "training.cli", "eval", "over_and_out", "--param", "num_players=2",
+           "--players", "heuristic", "mcts:sims=50", "--games", "2000", "--workers", "2"]  # fmt: skip
+    run = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    time.sleep(8)  # the pool is playing (the whole tournament takes minutes)
+    os.killpg(run.pid, signal.SIGINT)
+    _out, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and "Traceback" not in err and "PoolWorker" not in err, err[-2000:]
