@@ -174,29 +174,12 @@ def test_rllib_saves_when_the_steps_cross_a_multiple_of_checkpoint_every(
 def test_a_second_ctrl_c_saves_nothing(ray_up: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two Ctrl-Cs in the third iteration: the algorithm may be mid-update, so the run stays as
     its periodic save of the second iteration left it: that is the only save."""
-    import os
-    import signal
 
     import training.rllib.train as rl
-    from tests.training.test_rllib import SAVING, _args
+    from tests.training.test_rllib import SAVING, _args, before_train_call, sigints
 
     saves = _spy_saves(monkeypatch)
-    real_loop = rl._train_loop
-
-    def loop(algo: Any, *rest: Any) -> None:
-        real_train, calls = algo.train, [0]
-
-        def train() -> Any:
-            calls[0] += 1
-            if calls[0] == 3:
-                for _ in range(2):
-                    os.kill(os.getpid(), signal.SIGINT)
-            return real_train()
-
-        algo.train = train
-        real_loop(algo, *rest)
-
-    monkeypatch.setattr(rl, "_train_loop", loop)
+    monkeypatch.setattr(rl, "_train_loop", before_train_call(3, sigints(2)))
     name, params = _game()
     with pytest.raises(KeyboardInterrupt):
         rl.train_rllib(_args(name, tmp_path / "run"), params, {**SAVING, "timesteps": 10_000})

@@ -470,6 +470,40 @@ def _resume_args(name: str, run_dir: Path, *extra: str) -> argparse.Namespace:
     return args
 
 
+def before_train_call(call: int, action: Any) -> Any:
+    """A stand-in for ``training.rllib.train._train_loop`` that runs ``action()`` just before the
+    ``call``-th ``algo.train()`` (an interrupt, a crash), then trains as the real loop does."""
+    import training.rllib.train as rl
+
+    real_loop = rl._train_loop
+
+    def loop(algo: Any, *rest: Any) -> None:
+        real_train, calls = algo.train, [0]
+
+        def train() -> Any:
+            calls[0] += 1
+            if calls[0] == call:
+                action()
+            return real_train()
+
+        algo.train = train
+        real_loop(algo, *rest)
+
+    return loop
+
+
+def sigints(times: int) -> Any:
+    """An ``action`` for :func:`before_train_call`: ``times`` SIGINTs to this process."""
+    import os
+    import signal
+
+    def send() -> None:
+        for _ in range(times):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    return send
+
+
 # 128 env steps an iteration; a periodic save every second iteration
 SAVING = {**TINY, "checkpoint_every": 256, "opponents": "random"}
 
@@ -494,19 +528,10 @@ def test_a_crashed_run_resumes_from_its_last_periodic_checkpoint(
 
     real_loop = rl._train_loop
 
-    def crash_in_third(algo: Any, *rest: Any) -> None:
-        real_train, calls = algo.train, [0]
+    def crash() -> None:
+        raise Crash
 
-        def train() -> Any:
-            calls[0] += 1
-            if calls[0] == 3:
-                raise Crash
-            return real_train()
-
-        algo.train = train
-        real_loop(algo, *rest)
-
-    monkeypatch.setattr(rl, "_train_loop", crash_in_third)
+    monkeypatch.setattr(rl, "_train_loop", before_train_call(3, crash))
     with pytest.raises(Crash):
         train_rllib(_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
     rows = json.loads((run_dir / "progress.json").read_text())
@@ -661,33 +686,14 @@ def test_ctrl_c_finishes_the_iteration_and_a_second_stops_at_once(
     iterations (the checkpoint's env steps are the last row's); a second one stops at once and
     saves nothing, leaving the last periodic save."""
     import json
-    import os
     import signal
 
     import training.rllib.train as rl
 
     assert GAME is not None
     name, params = GAME
-    real_loop = rl._train_loop
-
-    def interrupt_in(call: int, times: int) -> Any:
-        def loop(algo: Any, *rest: Any) -> None:
-            real_train, calls = algo.train, [0]
-
-            def train() -> Any:
-                calls[0] += 1
-                if calls[0] == call:
-                    for _ in range(times):
-                        os.kill(os.getpid(), signal.SIGINT)
-                return real_train()
-
-            algo.train = train
-            real_loop(algo, *rest)
-
-        return loop
-
     run_dir = tmp_path / "once"
-    monkeypatch.setattr(rl, "_train_loop", interrupt_in(2, 1))
+    monkeypatch.setattr(rl, "_train_loop", before_train_call(2, sigints(1)))
     with pytest.raises(KeyboardInterrupt):
         train_rllib(_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
     rows = json.loads((run_dir / "progress.json").read_text())
@@ -697,7 +703,7 @@ def test_ctrl_c_finishes_the_iteration_and_a_second_stops_at_once(
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the handler is put back"
 
     run_dir = tmp_path / "twice"
-    monkeypatch.setattr(rl, "_train_loop", interrupt_in(3, 2))
+    monkeypatch.setattr(rl, "_train_loop", before_train_call(3, sigints(2)))
     with pytest.raises(KeyboardInterrupt):
         train_rllib(_args(name, run_dir), params, {**SAVING, "timesteps": 10_000})
     rows = json.loads((run_dir / "progress.json").read_text())
