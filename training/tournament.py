@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -280,7 +280,3 @@ def bradley_terry_elo(
             break
         strength = new
     return {name: 1000.0 + 400.0 * math.log10(strength[i]) for name, i in idx.items()}
-
-
-def pair_to_dict(p: PairResult) -> dict[str, Any]:
-    return asdict(p)

@@ -188,11 +188,6 @@ CORNER_XY = ((4, 4), (4, 0), (0, 0), (0, 4))
 ARC_ANGLES = ((90, 180), (180, 270), (270, 360), (0, 90))  # Pillow angles, clockwise from east
 
 
-def _px(x0: int, y0: int, ux: float, uy: float) -> tuple[float, float]:
-    """Tile unit point (x right, y up) of a tile whose top-left pixel is (x0, y0)."""
-    return x0 + ux * UNIT, y0 + (4 - uy) * UNIT
-
-
 def draw_tile(
     draw: Any, x0: int, y0: int, dr: int, colors: dict[int, Any] | None = None, scale: float = 1.0
 ) -> None:

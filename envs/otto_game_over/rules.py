@@ -280,12 +280,6 @@ class State(GameState):
         bits = self._closing.get(100 * t + 4 * sq)
         return bits is None or bool((bits | bits >> 4) >> k & 1)
 
-    def placement_indices(self) -> list[int]:
-        """OGO-01/02/11/12/14/58: the legal placement indices."""
-        buf = bytearray(A.N_ACTIONS)
-        self._fill_placements(buf)
-        return [i for i in range(200) if buf[i]]
-
     def apply(self, action: int) -> None:
         if self.phase == OVER:
             raise ValueError("the game is over: no action is legal")

@@ -19,9 +19,6 @@ import numpy as np
 from envs.otto_game_over.geometry import D10, EMPTY, F12, LOBES, NEAR, OTHERS, SLOT_SQUARE, X_DESIGNS, B, Q, S
 
 OTHERS_T: tuple[tuple[int, int, int], ...] = tuple((int(a), int(b), int(c)) for a, b, c in OTHERS.tolist())
-ROT_LIST: tuple[tuple[int, ...], ...] = tuple(
-    tuple(k for k in range(4) if bits >> k & 1) for bits in range(16)
-)
 
 
 def _near_bits() -> tuple[tuple[tuple[int, ...], ...], ...]:

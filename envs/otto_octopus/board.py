@@ -164,10 +164,6 @@ OTTO = 16  # board code of Otto's squares
 UNSTARTED, STARTED, FINISHED = 0, 1, 2
 
 
-def square_name(sq: int) -> str:
-    return SQUARES[sq]
-
-
 class Ocean:
     """Placed tiles and the 8 arms (the public board)."""
 
