@@ -36,6 +36,7 @@ from envs.core.arena import play_match
 from envs.core.bots import make_bot, parse_bot_spec
 from envs.core.mcts import measure_sims_per_second
 from envs.core.registry import GAMES, get_game
+from training.interrupt import end_pool, worker_init
 from training.params import int_at_least
 from training.tournament import wilson
 
@@ -194,7 +195,9 @@ def main() -> None:
         rate = measure_sims_per_second(make_game(name, params), f"mcts:sims=200{extra}", seed=args.seed)
         print(f"| {name} | {params or 'default'} | {rate:.0f} |", flush=True)
     print("\n| game | mcts | opponent | W / D / L | score | 95% CI | s/game |\n|---|---|---|---|---|---|---|")
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    # the workers leave Ctrl-C to this process, which ends them at once, and die with it
+    pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=worker_init)
+    try:
         for name in names:
             params = configs.get(name, {})
             for budget in args.budgets:
@@ -210,9 +213,18 @@ def main() -> None:
                     row = f"| {name} | {label} | {opp} | {w} / {d} / {l_} | {(w + 0.5 * d) / n:.3f} |"
                     print(f"{row} [{lo:.3f}, {hi:.3f}] | {secs:.1f} |", flush=True)
 
+    except BaseException:
+        end_pool(pool)
+        raise
+    finally:
+        pool.shutdown()
+
 
 if __name__ == "__main__":
     try:
         main()
     except ValueError as exc:  # a bad game name, config or bot parameter: say which, no traceback
         raise SystemExit(f"mcts_strength.py: error: {exc}") from None
+    except KeyboardInterrupt:
+        print("\nmcts_strength.py: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.files import write_text
 from envs.core.game import legal_indices
 from envs.core.registry import GAMES, get_game, installed_games
 
@@ -112,9 +113,17 @@ def config_label(name: str, params: dict[str, Any]) -> str:
     return name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
 
 
-def run_bench(games: list[str] | None, seconds: float, seed: int = 0, openspiel: bool = False) -> list[Row]:
+def run_bench(
+    games: list[str] | None,
+    seconds: float,
+    seed: int = 0,
+    openspiel: bool = False,
+    on_row: Callable[[Row], None] | None = None,
+) -> list[Row]:
     """Rows of random play per game and config: through ``env()``, on the engine, and with
-    ``openspiel`` through the OpenSpiel adapter (``pyspiel``; the ``openspiel`` extra)."""
+    ``openspiel`` through the OpenSpiel adapter (``pyspiel``; the ``openspiel`` extra).
+    ``on_row`` is called with each row as soon as it is measured (the command line prints it,
+    so a run stopped early has shown what it measured)."""
     names = games or installed_games()
     eos: Any = None
     if openspiel:
@@ -123,34 +132,42 @@ def run_bench(games: list[str] | None, seconds: float, seed: int = 0, openspiel:
         except ImportError as exc:
             raise ValueError(f"--openspiel: {exc}") from None
     rows: list[Row] = []
+
+    def add(row: Row) -> None:
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+
     ref = reference_runner()
     ref_steps = float("nan")
     if ref is not None:
         sps, gps = _time_loop(ref, seconds, seed)
         ref_steps = sps
-        rows.append(Row("pettingzoo connect_four_v3 (reference)", "env()", sps, gps, 1.0))
+        add(Row("pettingzoo connect_four_v3 (reference)", "env()", sps, gps, 1.0))
     for name in names:
         entry = get_game(name)
         for params in bench_configs(name):
             label = config_label(name, params)
             sps, gps = _time_loop(aec_game_runner(functools.partial(entry.env, **params)), seconds, seed)
-            rows.append(Row(label, "env()", sps, gps, sps / ref_steps))
+            add(Row(label, "env()", sps, gps, sps / ref_steps))
             game = entry.game_class()(**params)
             sps, gps = _time_loop(engine_game_runner(game), seconds, seed)
-            rows.append(Row(label, "engine", sps, gps, sps / ref_steps))
+            add(Row(label, "engine", sps, gps, sps / ref_steps))
             if eos is not None:
                 spiel = eos.load_game(name, **params)
                 sps, gps = _time_loop(openspiel_game_runner(spiel), seconds, seed)
-                rows.append(Row(label, "pyspiel", sps, gps, sps / ref_steps))
+                add(Row(label, "pyspiel", sps, gps, sps / ref_steps))
     return rows
 
 
 def format_rows(rows: list[Row]) -> str:
+    """The table: a header line, a rule, then :func:`format_row` of each row."""
     head = f"{'game / config':58s} {'mode':7s} {'agent-steps/s':>14s} {'games/s':>10s} {'x ref':>7s}"
-    lines = [head, "-" * len(head)]
-    for r in rows:
-        lines.append(f"{r.name:58s} {r.mode:7s} {r.steps_per_s:14,.0f} {r.games_per_s:10,.1f} {r.ratio:7.2f}")
-    return "\n".join(lines)
+    return "\n".join([head, "-" * len(head), *map(format_row, rows)])
+
+
+def format_row(r: Row) -> str:
+    return f"{r.name:58s} {r.mode:7s} {r.steps_per_s:14,.0f} {r.games_per_s:10,.1f} {r.ratio:7.2f}"
 
 
 def learner_bench(
@@ -176,6 +193,5 @@ def learner_bench(
     )
     print(format_result(result))
     if json_path:
-        with open(json_path, "w") as f:
-            json.dump(result, f, indent=2)
+        write_text(json_path, json.dumps(result, indent=2) + "\n")
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 import zipfile
@@ -13,6 +12,7 @@ from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
+from envs.core.files import append_line, replacing, write_text
 from envs.core.game import Game
 from training.players import PolicyPlayer, make_player
 from training.tournament import play_pairing
@@ -25,12 +25,8 @@ def save_model(model: Any, path: Path) -> Path:
     """``model.save(path)`` in one step: written to a hidden file beside it, then renamed, so a
     kill or a Ctrl-C while sb3 writes leaves the earlier file (or none), never a cut-short one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp.zip")
-    try:
+    with replacing(path) as tmp:
         model.save(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
     return path
 
 
@@ -191,8 +187,7 @@ class BaselineEvalCallback(BaseCallback):
             self.logger.record(f"eval/score_{spec}", summary["score"])
             scores.append(summary["score"])
         self.model.policy.set_training_mode(False)
-        with (self.out_dir / "eval.jsonl").open("a") as f:
-            f.write(json.dumps(row) + "\n")
+        append_line(self.out_dir / "eval.jsonl", json.dumps(row))
         text = "  ".join(f"{s}: {row[s]['win_rate']:.2f}" for s in self.opponents)
         print(f"[eval @ {self.num_timesteps:,} steps, {row['wall_s']:.0f}s] win rate vs {text}", flush=True)
         mean = sum(scores) / max(1, len(scores))
@@ -200,7 +195,7 @@ class BaselineEvalCallback(BaseCallback):
             self.best = mean
             save_model(self.model, self.out_dir / "best_model.zip")
             # which evaluation it is (a resume from an earlier checkpoint sets a later one aside)
-            (self.out_dir / BEST_MODEL_INFO).write_text(
-                json.dumps({"timesteps": row["timesteps"], "score": mean})
+            write_text(
+                self.out_dir / BEST_MODEL_INFO, json.dumps({"timesteps": row["timesteps"], "score": mean})
             )
         return row

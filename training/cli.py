@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.config import describe_params
+from envs.core.files import write_text
 from envs.core.game import hides_nothing
 from envs.core.registry import GAMES, NAMESPACE, get_game, installed_games
 from training.params import float_at_least, int_at_least, output_file, parse_params
@@ -174,13 +175,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return learner_bench(
             args.learner, args.param, args.timesteps, args.json, policy=args.policy, settings=args.set
         )
-    from training.bench import format_rows, run_bench
+    from training.bench import format_row, format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
     if games is not None and len(set(games)) < len(games):
         raise ValueError(f"--games names a game twice: {args.games}")
-    rows = run_bench(games, args.seconds, args.seed, openspiel=args.openspiel)
-    print(format_rows(rows))
+    print(format_rows([]), flush=True)  # then each row as it is measured (Ctrl-C keeps those shown)
+    rows = run_bench(
+        games,
+        args.seconds,
+        args.seed,
+        openspiel=args.openspiel,
+        on_row=lambda r: print(format_row(r), flush=True),
+    )
     if not any("reference" in r.name for r in rows):
         print("(no reference row: PettingZoo's connect_four_v3 needs pygame: pip install pygame)")
     records: list[dict[str, Any]] = [dict(r.__dict__) for r in rows]
@@ -195,15 +202,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 {"name": name, "mode": "mcts", "num_players": game.num_players, "simulations_per_s": sims}
             )
     if getattr(args, "memory", False):
-        from training.memory import format_memory_rows, run_memory_bench
+        from training.memory import format_memory_row, format_memory_rows, run_memory_bench
 
-        memory_rows = run_memory_bench(games, args.seconds, args.seed)
-        print()
-        print(format_memory_rows(memory_rows))
+        print(f"\n{format_memory_rows([])}", flush=True)
+        memory_rows = run_memory_bench(
+            games, args.seconds, args.seed, on_row=lambda r: print(format_memory_row(r), flush=True)
+        )
         records.extend({"mode": "memory", **m.__dict__} for m in memory_rows)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(records, f, indent=2)
+        write_text(args.json, json.dumps(records, indent=2) + "\n")
     return 0
 
 

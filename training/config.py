@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from envs.core.files import replacing
+
 
 def find_config_dir(package_dir: Path) -> Path:
     """Where the per-game YAMLs are: ``training/configs/`` in an installed wheel (``setup.py``
@@ -353,7 +355,7 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
 def save_config(cfg: TrainConfig, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "config.yaml"
-    with path.open("w") as f:
+    with replacing(path) as tmp, tmp.open("w") as f:
         yaml.safe_dump(cfg.to_dict(), f, sort_keys=False)
     return path
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.core.config import check_choice, check_int
+from envs.core.files import replacing, write_text
 from envs.core.game import team_seats
 from envs.core.registry import get_game
 from training.params import int_at_least, output_file, parse_params
@@ -176,9 +177,9 @@ def run_tournament(
         # modules once and every worker forks from it
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
-        from training.interrupt import ignore_sigint
+        from training.interrupt import worker_init
 
-        with ctx.Pool(workers, initializer=ignore_sigint) as pool:  # Ctrl-C: the pool is terminated
+        with ctx.Pool(workers, initializer=worker_init) as pool:  # Ctrl-C: the pool is terminated
             parts = pool.map(_run_chunk, tasks)
     else:
         parts = [_run_chunk(t) for t in tasks]
@@ -315,12 +316,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"every game starts from {' and '.join(shown)}")
     print(format_table(res))
     if args.json:
-        Path(args.json).write_text(json.dumps(res, indent=2))
+        write_text(args.json, json.dumps(res, indent=2) + "\n")
         print(f"wrote {args.json}")
     if args.plot:
         print(f"wrote {plot_tournament(res, Path(args.plot))}")
     if args.records:
-        with Path(args.records).open("w", encoding="utf-8") as f:
+        with replacing(args.records) as tmp, tmp.open("w", encoding="utf-8") as f:
             for rec in games or []:
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
         print(f"wrote {args.records} ({len(games or [])} games; eightfold replay {args.records} lists them)")
@@ -340,7 +341,7 @@ def evaluate_model_vs_baselines(cfg: Any, model: Path, out: Path) -> dict[str, A
         cfg.env, cfg.params, players, cfg.final_eval_games, "first", cfg.seed + 104729, cfg.eval_workers
     )
     print(format_table(res))
-    (out / "final_eval.json").write_text(json.dumps(res, indent=2))
+    write_text(out / "final_eval.json", json.dumps(res, indent=2))
     plot_tournament(res, out / "final_eval.png")
     print(f"wrote {out / 'final_eval.json'} and {out / 'final_eval.png'}")
     return res

@@ -4,9 +4,15 @@ a second press stops at once (:class:`StopNow`)."""
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from multiprocessing.connection import wait
 from typing import Any
 
 
@@ -45,3 +51,52 @@ def ignore_sigint() -> None:
     and the parent, which gets ``KeyboardInterrupt``, ends its workers itself (each worker
     printed a traceback of its own before)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def die_with_parent() -> None:
+    """In a worker process: exit as soon as the process that started it is gone. A parent killed
+    outright (SIGKILL, or SIGTERM, which runs no clean-up) cannot end its workers, and they
+    stayed behind for good, each holding its memory."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        wait([sentinel])  # ready when the parent has exited
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+def worker_init() -> None:
+    """The initializer of every worker pool here: Ctrl-C is the parent's to handle
+    (:func:`ignore_sigint`), and the worker does not outlive its parent (:func:`die_with_parent`)."""
+    ignore_sigint()
+    die_with_parent()
+
+
+def end_pool(pool: Executor) -> None:
+    """Stop a ``ProcessPoolExecutor`` at once (after Ctrl-C): queued tasks are dropped and the
+    workers ended mid-task, where ``shutdown()`` would wait for every task already sent."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the block runs (in the main thread). A process started inside
+    inherits the setting and keeps it from its first instruction, so a Ctrl-C while it imports
+    prints no traceback of its own (an initializer runs too late for that)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

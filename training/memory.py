@@ -40,6 +40,7 @@ import numpy as np
 from envs.core.game import legal_indices
 from envs.core.registry import get_game, installed_games
 from training.bench import aec_game_runner, bench_configs, config_label
+from training.interrupt import end_pool, sigint_ignored, worker_init
 
 
 @dataclass
@@ -166,18 +167,38 @@ def measure_reference(seconds: float, seed: int = 0) -> MemoryRow | None:
 
 def _fresh(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in a fresh (spawned) process: module caches empty, nothing traced before."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(fn, *args).result()
+    pool = ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=worker_init
+    )
+    try:
+        with sigint_ignored():  # the worker starts with Ctrl-C ignored: no traceback while it imports
+            future = pool.submit(fn, *args)
+        return future.result()
+    except BaseException:  # Ctrl-C: end the worker now, not after its row
+        end_pool(pool)
+        raise
+    finally:
+        pool.shutdown()
 
 
-def run_memory_bench(games: list[str] | None, seconds: float, seed: int = 0) -> list[MemoryRow]:
+def run_memory_bench(
+    games: list[str] | None, seconds: float, seed: int = 0, on_row: Callable[[MemoryRow], None] | None = None
+) -> list[MemoryRow]:
     """Every config of ``games`` (default: all installed), after the ``connect_four_v3``
-    reference: one fresh process a row, one at a time."""
-    reference = _fresh(measure_reference, seconds, seed)
-    rows: list[MemoryRow] = [] if reference is None else [reference]
+    reference: one fresh process a row, one at a time. ``on_row`` is called with each row as
+    soon as it is measured."""
+    rows: list[MemoryRow] = []
+
+    def add(row: MemoryRow | None) -> None:
+        if row is not None:
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+
+    add(_fresh(measure_reference, seconds, seed))
     for name in games or installed_games():
         for params in bench_configs(name):
-            rows.append(_fresh(measure_memory, name, params, seconds, seed))
+            add(_fresh(measure_memory, name, params, seconds, seed))
     return rows
 
 
@@ -186,12 +207,11 @@ def format_memory_rows(rows: list[MemoryRow]) -> str:
         f"{'game / config':58s} {'state KiB':>9s} {'env KiB':>8s} {'obs+mask B':>10s}"
         f" {'retained KiB (after games)':>27s} {'twice as long':>21s}"
     )
-    lines = [head, "-" * len(head)]
-    for r in rows:
-        state = "-" if r.state_bytes is None else f"{r.state_bytes / 1024:.1f}"
-        first = f"{r.retained_bytes / 1024:,.1f} ({r.retained_games:,d})"
-        second = f"{r.retained_twice_bytes / 1024:,.1f} ({r.retained_twice_games:,d})"
-        lines.append(
-            f"{r.name:58s} {state:>9s} {r.env_bytes / 1024:8.1f} {r.observation_bytes:10,d} {first:>27s} {second:>21s}"
-        )
-    return "\n".join(lines)
+    return "\n".join([head, "-" * len(head), *map(format_memory_row, rows)])
+
+
+def format_memory_row(r: MemoryRow) -> str:
+    state = "-" if r.state_bytes is None else f"{r.state_bytes / 1024:.1f}"
+    first = f"{r.retained_bytes / 1024:,.1f} ({r.retained_games:,d})"
+    second = f"{r.retained_twice_bytes / 1024:,.1f} ({r.retained_twice_games:,d})"
+    return f"{r.name:58s} {state:>9s} {r.env_bytes / 1024:8.1f} {r.observation_bytes:10,d} {first:>27s} {second:>21s}"

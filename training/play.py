@@ -29,6 +29,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from envs.core.files import append_line
 from envs.core.game import STATE_OPTION, legal_indices, team_seats
 from envs.core.registry import get_game
 from training.params import output_file, parse_params
@@ -214,13 +215,8 @@ def _append_record(
         "truncated": bool(state.is_truncated()),
         **(pairing or {}),
     }
-    glued = False  # a file whose last line lacks its newline: the record starts a line of its own
-    if path.exists() and path.stat().st_size:
-        with path.open("rb") as f:
-            f.seek(-1, 2)
-            glued = f.read(1) != b"\n"
-    with path.open("a", encoding="utf-8") as f:
-        f.write(("\n" if glued else "") + json.dumps(line, separators=(",", ":")) + "\n")
+    # (after a line a kill cut short, the record starts a line of its own)
+    append_line(path, json.dumps(line, separators=(",", ":")))
     print(f"added the game to {path} (eightfold replay {path} lists its games)", file=out)
 
 

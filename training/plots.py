@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.files import replacing
+
 
 def _plt() -> Any:
     import matplotlib
@@ -55,10 +57,19 @@ def _rolling(x: np.ndarray, window: int) -> np.ndarray:
 
 
 def read_evals(run_dir: Path) -> list[dict[str, Any]]:
+    """The rows of ``eval.jsonl``; a line a kill cut short is passed over."""
     path = run_dir / "eval.jsonl"
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "timesteps" in row:
+            rows.append(row)
+    return rows
 
 
 def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
@@ -96,7 +107,8 @@ def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
     fig.suptitle(str(run_dir))
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110)
+    with replacing(out) as tmp:
+        fig.savefig(tmp, dpi=110, format=out.suffix[1:] or None)
     plt.close(fig)
     return out
 
@@ -143,6 +155,7 @@ def plot_tournament(res: dict[str, Any], out: Path) -> Path:
     fig.suptitle(f"{res['env']} {res['params'] or ''}")
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110)
+    with replacing(out) as tmp:
+        fig.savefig(tmp, dpi=110, format=out.suffix[1:] or None)
     plt.close(fig)
     return out

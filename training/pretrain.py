@@ -77,7 +77,9 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.files import write_text
 from envs.core.game import Symmetry
+from training.interrupt import end_pool, worker_init
 
 EPISODES_PER_CHUNK = 16
 """Episodes per collection task: the seed of episode ``e`` is ``seed`` spawned at index ``e``."""
@@ -419,7 +421,12 @@ def collect_demonstrations(
     parts: list[Demonstrations] = []
     total, first = 0, 0
     # forkserver: the parent has torch loaded, and a teacher may be a saved model
-    pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver")) if workers > 1 else None
+    # (the workers leave Ctrl-C to this process, which ends them at once, and die with it)
+    pool = (
+        ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver"), initializer=worker_init)
+        if workers > 1
+        else None
+    )
     try:
         while total < samples:
             # a wave of chunks: one per worker; the result is cut at the first chunk that
@@ -437,6 +444,10 @@ def collect_demonstrations(
                 parts.append(part)
                 total += len(part)
             del results
+    except BaseException:
+        if pool is not None:
+            end_pool(pool)  # not shutdown(), which waits for every chunk already sent
+        raise
     finally:
         if pool is not None:
             pool.shutdown()
@@ -819,5 +830,5 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
         f"{last.get('holdout_agreement_nontrivial')})",
         flush=True,
     )
-    (out / "pretrain.json").write_text(json.dumps(record, indent=2))
+    write_text(out / "pretrain.json", json.dumps(record, indent=2))
     return record

@@ -55,6 +55,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from envs.core.files import replacing, write_text
 from envs.core.game import STATE_OPTION
 from envs.core.registry import get_game
 from training.params import float_at_least, int_at_least, output_file
@@ -372,7 +373,7 @@ def write_dataset(
         )
     observations = np.stack(cols["observations"]).astype(np.float32)
     assert observations.shape[1:] == tuple(game.observation_shape)
-    with Path(path).open("wb") as f:
+    with replacing(path) as tmp, tmp.open("wb") as f:
         np.savez_compressed(
             f,
             observations=observations,
@@ -452,7 +453,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"wrote {args.out} ({frame.shape[1]}x{frame.shape[0]})", file=out)
     if args.save:
         raw = env.unwrapped
-        Path(args.save).write_text(json.dumps({STATE_OPTION: raw.state.to_dict()}), encoding="utf-8")
+        write_text(args.save, json.dumps({STATE_OPTION: raw.state.to_dict()}))
         params = "".join(f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in rec["params"].items())
         print(
             f"wrote {args.save}; play on from there: eightfold play {raw.game.name}{params} "

@@ -64,6 +64,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from envs.core.files import write_text
 from envs.core.registry import get_game
 from training.config import (
     TrainConfig,
@@ -279,10 +280,10 @@ def make_env(cfg_dict: dict[str, Any], rank: int | str, monitor_dir: str, in_sub
     if in_subprocess:
         import torch
 
-        from training.interrupt import ignore_sigint
+        from training.interrupt import worker_init
 
         torch.set_num_threads(1)
-        ignore_sigint()  # the learner winds the run down on Ctrl-C and closes these workers
+        worker_init()  # the learner winds the run down on Ctrl-C and closes these workers
     env, _game, _bots = build_single_env(cfg_dict)
     env = RunSeeded(env, int(cfg_dict.get("seed") or 0))
     return Monitor(env, f"{monitor_dir}/{rank}", info_keywords=("outcome", "placement", "return"))
@@ -457,7 +458,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
             lost.mkdir(parents=True, exist_ok=True)
             with (lost / "eval.jsonl").open("a") as f:
                 f.write("".join(f"{line}\n" for line in gone))
-            evals.write_text("".join(f"{line}\n" for line in kept))
+            write_text(evals, "".join(f"{line}\n" for line in kept))
             moved["evaluations"] = len(gone)
     for kind, folder, pattern, index in (
         ("snapshots", "pool", "snap_*.zip", 1),
@@ -502,7 +503,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
         if gone:
             (lost / "monitor").mkdir(parents=True, exist_ok=True)
             (lost / "monitor" / path.name).write_text("\n".join(lines[:2] + gone) + "\n")
-            path.write_text("\n".join(kept) + "\n")
+            write_text(path, "\n".join(kept) + "\n")
             moved["episodes"] += len(gone)
     if any(moved.values()):
         what = ", ".join(f"{n} {kind}" for kind, n in moved.items() if n)
@@ -592,7 +593,16 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         from training.pretrain import pretrain
 
         t_pre = time.time()
-        pretrain(model, cfg.to_dict(), out)
+        try:
+            pretrain(model, cfg.to_dict(), out)
+        except KeyboardInterrupt:  # nothing saved yet: --resume would find no model
+            print(
+                "\ninterrupted during the warm start (before PPO), so nothing was saved to resume "
+                "from: run the command again without --resume to start over",
+                file=sys.stderr,
+                flush=True,
+            )
+            raise
         pretrain_s = time.time() - t_pre
     print(
         f"training {entry.env_id}{f' {cfg.params}' if cfg.params else ''} on {cfg.n_envs} {cfg.vec_env} envs "
@@ -654,7 +664,7 @@ def write_summary(
         "n_envs": cfg.n_envs,
         "vec_env": cfg.vec_env,
     }
-    (out / "train_summary.json").write_text(json.dumps(summary, indent=2))
+    write_text(out / "train_summary.json", json.dumps(summary, indent=2))
     print(
         f"trained {steps:,} steps in {wall:.0f}s ({summary['steps_per_s']:,} steps/s); "
         f"model: {out / 'model.zip'}",

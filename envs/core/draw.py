@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.files import replacing
+
 try:
     from PIL import Image, ImageDraw, ImageFont
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -97,7 +99,8 @@ def save_gif(frames: list[np.ndarray], path: str, seconds: float = 0.6, last_sec
         images.append(canvas.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE))
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     durations = [round(seconds * 1000)] * (len(images) - 1) + [round(last_seconds * 1000)]
-    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
+    with replacing(path) as tmp:  # a Ctrl-C while frames are written leaves the earlier file
+        images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
 
 
 def save_png(array: np.ndarray, path: str) -> None:
@@ -105,4 +108,5 @@ def save_png(array: np.ndarray, path: str) -> None:
     from pathlib import Path
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(array).save(path, format="PNG")  # PNG whatever the file name ends in
+    with replacing(path) as tmp:
+        Image.fromarray(array).save(tmp, format="PNG")  # PNG whatever the file name ends in

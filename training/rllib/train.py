@@ -76,6 +76,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from envs.core.files import write_text
 from training.interrupt import GracefulInterrupt, StopNow
 from training.params import int_at_least
 from training.rllib.common import (
@@ -538,13 +539,6 @@ def _plain(value: Any) -> Any:
 RUN_RECORD = "eightfold_run.json"
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """``path`` replaced in one step (a temporary file beside it, then ``os.replace``)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def recover_checkpoint(run_dir: Path) -> None:
     """A save stopped between its two renames leaves ``checkpoint.old`` (whole) and no
     ``checkpoint``: put it back."""
@@ -584,9 +578,9 @@ def save_run(
     new.rename(current)
     if old.exists():
         shutil.rmtree(old)
-    _write_atomic(run_dir / META_FILE, json.dumps(meta, indent=2))
-    _write_atomic(run_dir / PROGRESS_FILE, json.dumps(strict, indent=2, allow_nan=False))
-    _write_atomic(run_dir / CONFIG_FILE, yaml.safe_dump(plain, sort_keys=False))
+    write_text(run_dir / META_FILE, json.dumps(meta, indent=2))
+    write_text(run_dir / PROGRESS_FILE, json.dumps(strict, indent=2, allow_nan=False))
+    write_text(run_dir / CONFIG_FILE, yaml.safe_dump(plain, sort_keys=False))
 
 
 def check_rllib_resume(
