@@ -24,6 +24,7 @@ player's result), which ``eightfold replay`` (:mod:`training.replay`) lists and 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -177,9 +178,12 @@ def run_tournament(
         # modules once and every worker forks from it
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
-        from training.interrupt import worker_init
+        from training.interrupt import sigint_deferred, start_forkserver, worker_init
 
-        with ctx.Pool(workers, initializer=worker_init) as pool:  # Ctrl-C: the pool is terminated
+        start_forkserver()  # Ctrl-C while it imports torch: no traceback of its own
+        with contextlib.ExitStack() as stack:  # Ctrl-C: the pool is terminated
+            with sigint_deferred():  # ... once it is up
+                pool = stack.enter_context(ctx.Pool(workers, initializer=worker_init))
             parts = pool.map(_run_chunk, tasks)
     else:
         parts = [_run_chunk(t) for t in tasks]

@@ -89,9 +89,11 @@ def end_pool(pool: Executor) -> None:
 
 @contextlib.contextmanager
 def sigint_ignored() -> Iterator[None]:
-    """Ctrl-C ignored while the block runs (in the main thread). A process started inside
-    inherits the setting and keeps it from its first instruction, so a Ctrl-C while it imports
-    prints no traceback of its own (an initializer runs too late for that)."""
+    """Ctrl-C ignored while the block runs (in the main thread). Keep the block to starting a
+    process (``fork`` and ``exec``, milliseconds; a Ctrl-C then is lost): the process inherits
+    the setting and keeps it from its first instruction, so a Ctrl-C while it imports prints no
+    traceback of its own (an initializer runs too late for that). Blocking the signal instead
+    would not do: ``multiprocessing`` starts its processes with the signal mask cleared."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -100,3 +102,35 @@ def sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def start_forkserver() -> None:
+    """Start ``multiprocessing``'s forkserver (if it is not running) with Ctrl-C ignored: it
+    imports its preloaded modules (torch: seconds) with Ctrl-C ignored, and the workers it forks
+    inherit that. The call returns once the process is started, not imported, so a Ctrl-C
+    meanwhile still reaches this process."""
+    try:
+        from multiprocessing import forkserver
+    except ImportError:  # pragma: no cover - platforms without it (Windows)
+        return
+    with sigint_ignored():
+        forkserver.ensure_running()
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """A Ctrl-C while the block runs (in the main thread) is noted and raised as
+    ``KeyboardInterrupt`` when the block ends. For starting a pool: a parent that left while its
+    forkserver still imported torch had its workers forked after it had gone, and each printed a
+    traceback (the pool's semaphores were gone); once the pool is up it can be ended cleanly."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt

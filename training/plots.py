@@ -72,6 +72,12 @@ def read_evals(run_dir: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def _with_format(out: Path) -> Path:
+    """A name without a suffix gets ``.png`` (matplotlib's default format, and the name it
+    wrote before the file was written in one step)."""
+    return out if out.suffix else out.with_name(f"{out.name}.png")
+
+
 def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
     """Training episodes (rolling return and win fraction vs the training opponents) and the
     periodic evaluations (win rate vs each baseline, with 95% intervals) against the steps."""
@@ -107,8 +113,9 @@ def learning_curve(run_dir: Path, out: Path, window: int = 500) -> Path:
     fig.suptitle(str(run_dir))
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
+    out = _with_format(out)
     with replacing(out) as tmp:
-        fig.savefig(tmp, dpi=110, format=out.suffix[1:] or None)
+        fig.savefig(tmp, dpi=110, format=out.suffix[1:])
     plt.close(fig)
     return out
 
@@ -155,7 +162,8 @@ def plot_tournament(res: dict[str, Any], out: Path) -> Path:
     fig.suptitle(f"{res['env']} {res['params'] or ''}")
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
+    out = _with_format(out)
     with replacing(out) as tmp:
-        fig.savefig(tmp, dpi=110, format=out.suffix[1:] or None)
+        fig.savefig(tmp, dpi=110, format=out.suffix[1:])
     plt.close(fig)
     return out

@@ -79,7 +79,7 @@ import numpy as np
 
 from envs.core.files import write_text
 from envs.core.game import Symmetry
-from training.interrupt import end_pool, worker_init
+from training.interrupt import end_pool, sigint_deferred, start_forkserver, worker_init
 
 EPISODES_PER_CHUNK = 16
 """Episodes per collection task: the seed of episode ``e`` is ``seed`` spawned at index ``e``."""
@@ -422,6 +422,8 @@ def collect_demonstrations(
     total, first = 0, 0
     # forkserver: the parent has torch loaded, and a teacher may be a saved model
     # (the workers leave Ctrl-C to this process, which ends them at once, and die with it)
+    if workers > 1:
+        start_forkserver()
     pool = (
         ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver"), initializer=worker_init)
         if workers > 1
@@ -437,7 +439,12 @@ def collect_demonstrations(
                 for i in range(n_chunks)
             ]
             first += n_chunks * EPISODES_PER_CHUNK
-            results = list(pool.map(_collect_chunk, tasks)) if pool else [_collect_chunk(t) for t in tasks]
+            if pool is not None:
+                with sigint_deferred():  # the workers start on demand: a Ctrl-C ends them once up
+                    chunks = pool.map(_collect_chunk, tasks)
+                results = list(chunks)
+            else:
+                results = [_collect_chunk(t) for t in tasks]
             for part in results:
                 if total >= samples:
                     break

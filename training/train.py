@@ -327,7 +327,11 @@ def build_vec_env(cfg: TrainConfig, out: Path, resume: bool = False) -> Any:
         for i in range(cfg.n_envs)
     ]
     if sub:
-        return SubprocVecEnv(fns, start_method="forkserver")
+        from training.interrupt import sigint_deferred, start_forkserver
+
+        start_forkserver()  # its workers start with Ctrl-C ignored (the learner ends them)
+        with sigint_deferred():  # a Ctrl-C while they start is raised once they are up
+            return SubprocVecEnv(fns, start_method="forkserver")
     return DummyVecEnv(fns)
 
 

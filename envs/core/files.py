@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,29 +17,70 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path`` (hidden, ending as ``path`` ends, so writers that
     read the format from the name still do); when the block ends normally it is renamed over
     ``path`` in one step (``os.replace``), and on any exception, Ctrl-C included, it is removed.
+    The file keeps the earlier one's permission bits.
 
-    A symbolic link is followed (its target is replaced, the link stays); a path that exists and
-    is no regular file (``/dev/stdout``, a named pipe) is written in place. An error of the
-    temporary file names ``path``."""
+    Yielded as it is, and written in place as a plain ``open`` would: a path that exists and is
+    no regular file (``/dev/stdout``, a named pipe), a file the user may not write (the write then
+    fails as it always did), a file with other hard links, and a file in a folder where no new
+    file can be made. A symbolic link is followed (its target is replaced, the link stays). An
+    error of the temporary file names ``path``."""
     path = Path(path)
+    if path.is_symlink():
+        with contextlib.suppress(FileNotFoundError):  # a dangling link: its target is created
+            os.stat(path)  # a loop of links raises here, naming the path given
+        target = Path(os.path.realpath(path))
+    else:
+        target = path
     try:
-        in_place = path.exists() and not path.is_file()
+        st: os.stat_result | None = os.stat(target)
     except OSError:
-        in_place = False
+        st = None
+    in_place = st is not None and (
+        not stat.S_ISREG(st.st_mode) or st.st_nlink > 1 or not os.access(target, os.W_OK)
+    )
+    tmp = target.with_name(_temporary_name(target.name))
+    if not in_place:
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                _rename_in(exc, tmp, path)
+                raise
+            in_place = True  # no new file here: write the file itself
+        else:
+            os.close(fd)
+            if st is not None:
+                os.chmod(tmp, stat.S_IMODE(st.st_mode))
     if in_place:
         yield path
         return
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    tmp = target.with_name(f".tmp-{target.name}")
     try:
         yield tmp
         os.replace(tmp, target)
     except OSError as exc:
-        if exc.filename is not None and str(exc.filename) == str(tmp):
-            exc.filename = str(path)
+        _rename_in(exc, tmp, path)
         raise
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def _temporary_name(name: str) -> str:
+    """``.tmp-<pid>-<name>``, or ``.tmp-<pid><suffix>`` where that would pass the usual limit
+    of 255 bytes for a file name."""
+    full = f".tmp-{os.getpid()}-{name}"
+    if len(full.encode()) <= 255:
+        return full
+    return f".tmp-{os.getpid()}{Path(name).suffix[-40:]}"
+
+
+def _rename_in(exc: OSError, tmp: Path, path: Path) -> None:
+    """An error about the temporary file, told about ``path``."""
+    for attr in ("filename", "filename2"):
+        if getattr(exc, attr) is not None and str(getattr(exc, attr)) == str(tmp):
+            setattr(exc, attr, str(path))
+    if exc.filename2 is not None and str(exc.filename2) == str(exc.filename):
+        exc.filename2 = None
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

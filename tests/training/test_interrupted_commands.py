@@ -6,6 +6,7 @@ measured; a warm start stopped by Ctrl-C says that nothing was saved."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -21,7 +22,7 @@ import pytest
 
 from envs.core.files import append_line, replacing, write_text
 from training.cli import main
-from training.interrupt import end_pool, worker_init
+from training.interrupt import end_pool, sigint_ignored, worker_init
 
 ROOT = Path(__file__).resolve().parents[2]
 EIGHTFOLD = [sys.executable, "-c", "import sys; from training.cli import main; sys.exit(main(sys.argv[1:]))"]
@@ -72,6 +73,91 @@ def test_replacing_follows_links_and_writes_devices_in_place(tmp_path: Path) -> 
     with pytest.raises(FileNotFoundError) as info:
         write_text(missing, "x")
     assert info.value.filename == str(missing)
+
+
+def test_replacing_keeps_what_a_plain_write_keeps(tmp_path: Path) -> None:
+    """The permission bits, other hard links' view of the file, names up to the usual 255
+    bytes, and the error of a loop of links."""
+    kept = tmp_path / "mode.json"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    write_text(kept, "new")
+    assert (kept.stat().st_mode & 0o777, kept.read_text()) == (0o640, "new")
+    other = tmp_path / "other.json"
+    os.link(kept, other)
+    write_text(kept, "newer")
+    assert other.read_text() == "newer", "a hard link sees the new text, as with open('w')"
+    long = tmp_path / ("a" * 250 + ".json")
+    write_text(long, "long")
+    assert long.read_text() == "long"
+    loop = tmp_path / "loop1"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    with pytest.raises(OSError) as info:
+        write_text(loop, "x")
+    assert info.value.errno == errno.ELOOP and loop.is_symlink()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_replacing_where_no_new_file_can_be_made(tmp_path: Path) -> None:
+    """A writable file in a folder that takes no new file is written in place; a file the user
+    may not write is refused, as a plain write refuses it."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / "w.json").write_text("old")
+    (folder / "w.json").chmod(0o666)
+    protected = tmp_path / "p.json"
+    protected.write_text("old")
+    protected.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        write_text(folder / "w.json", "new")
+        assert (folder / "w.json").read_text() == "new"
+        with pytest.raises(PermissionError) as info:
+            write_text(protected, "new")
+        assert info.value.filename == str(protected) and protected.read_text() == "old"
+    finally:
+        folder.chmod(0o755)
+
+
+def test_a_plot_named_without_a_suffix_is_a_png(tmp_path: Path) -> None:
+    """matplotlib adds ``.png`` to such a name: the temporary file got it, and the rename failed."""
+    pytest.importorskip("matplotlib")
+    from training.plots import learning_curve
+
+    (tmp_path / "run").mkdir()
+    append_line(tmp_path / "run" / "eval.jsonl", json.dumps({"timesteps": 0}))
+    assert learning_curve(tmp_path / "run", tmp_path / "curve") == tmp_path / "curve.png"
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.png", "run"]
+
+
+def test_processes_started_by_sigint_ignored_or_the_forkserver_ignore_ctrl_c() -> None:
+    """A Ctrl-C while a spawned worker or the forkserver imports (torch: seconds) printed a
+    traceback of theirs; a blocked signal is no help (``multiprocessing`` clears the mask)."""
+    import multiprocessing as mp
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are set in the main thread only")
+    before = signal.getsignal(signal.SIGINT)
+    with ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:
+        with sigint_ignored():
+            future = pool.submit(signal.getsignal, signal.SIGINT)
+        assert future.result() == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) == before
+    if not Path("/proc/self/status").exists():
+        return
+    code = (  # in a fresh process: this one's forkserver may be running already
+        "from multiprocessing import forkserver; from pathlib import Path; "
+        "from training.interrupt import start_forkserver; start_forkserver(); "
+        "pid = forkserver._forkserver._forkserver_pid; "
+        "print(Path(f'/proc/{pid}/status').read_text().split('SigIgn:')[1].split()[0])"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert int(out, 16) >> (signal.SIGINT - 1) & 1, out
 
 
 def test_a_log_line_cut_short_is_passed_over_and_the_next_row_kept(tmp_path: Path) -> None:
