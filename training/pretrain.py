@@ -422,13 +422,10 @@ def collect_demonstrations(
     total, first = 0, 0
     # forkserver: the parent has torch loaded, and a teacher may be a saved model
     # (the workers leave Ctrl-C to this process, which ends them at once, and die with it)
+    pool = None
     if workers > 1:
         start_forkserver()
-    pool = (
-        ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver"), initializer=worker_init)
-        if workers > 1
-        else None
-    )
+        pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver"), initializer=worker_init)
     try:
         while total < samples:
             # a wave of chunks: one per worker; the result is cut at the first chunk that

@@ -8,11 +8,10 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 
-@contextmanager
+@contextlib.contextmanager
 def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path`` (hidden, ending as ``path`` ends, so writers that
     read the format from the name still do); when the block ends normally it is renamed over
