@@ -71,8 +71,11 @@ def die_with_parent() -> None:
 
 def worker_init() -> None:
     """The initializer of every worker pool here: Ctrl-C is the parent's to handle
-    (:func:`ignore_sigint`), and the worker does not outlive its parent (:func:`die_with_parent`)."""
+    (:func:`ignore_sigint`), SIGTERM ends the worker (a forked worker inherits its parent's
+    handlers, and a library's SIGTERM handler there, Ray's for one, kept it alive), and the
+    worker does not outlive its parent (:func:`die_with_parent`)."""
     ignore_sigint()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent()
 
 
@@ -84,7 +87,10 @@ def end_pool(pool: Executor) -> None:
     for p in processes:
         p.terminate()
     for p in processes:
-        p.join(5)
+        p.join(2)
+        if p.is_alive():  # SIGTERM handled and not obeyed: no more asking
+            p.kill()
+            p.join(2)
 
 
 @contextlib.contextmanager
