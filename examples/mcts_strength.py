@@ -212,7 +212,6 @@ def main() -> None:
                     secs = sum(p[3] for p in parts) / max(1, n)
                     row = f"| {name} | {label} | {opp} | {w} / {d} / {l_} | {(w + 0.5 * d) / n:.3f} |"
                     print(f"{row} [{lo:.3f}, {hi:.3f}] | {secs:.1f} |", flush=True)
-
     except BaseException:
         end_pool(pool)
         raise

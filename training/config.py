@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from envs.core.files import replacing
+from envs.core.files import write_text
 
 
 def find_config_dir(package_dir: Path) -> Path:
@@ -355,8 +355,7 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
 def save_config(cfg: TrainConfig, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "config.yaml"
-    with replacing(path) as tmp, tmp.open("w") as f:
-        yaml.safe_dump(cfg.to_dict(), f, sort_keys=False)
+    write_text(path, yaml.safe_dump(cfg.to_dict(), sort_keys=False))
     return path
 
 
