@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -47,10 +48,13 @@ def pod_name(st: State, g: int) -> str:
 
 
 def action_to_string(st: State, action: int) -> str:
-    """Canonical string of a legal action; ``"illegal <index>"`` otherwise."""
+    """Canonical string of a legal action; ``"illegal <index>"`` otherwise (a bool, a float or a
+    string is no index: ``True`` is not read as 1)."""
     try:
-        a = int(action)
-    except (TypeError, ValueError):
+        a = operator.index(action)
+    except TypeError:
+        return f"illegal {action!r}"
+    if isinstance(action, bool):
         return f"illegal {action!r}"
     if not 0 <= a < st.lay.size or not st._legal_bytes()[a]:
         return f"illegal {a}"

@@ -140,11 +140,15 @@ def _pools(config: Config, P: int, position: Mapping[str, Any], pods: Pods) -> t
             raise ValueError("position reserve must be [0, 0] in basic: it has no reserve")
         reserve = [0, 0]
         captured = _pair(position["captured"], "captured") if "captured" in position else off
+    for name, pool in (("reserve", reserve), ("captured", captured)):
+        if min(pool) < 0:
+            why = "" if name in position else ", by default the pods neither on the board nor captured"
+            raise ValueError(f"position {name} must hold counts >= 0, got {pool}{why}")
     for s in (0, 1):
-        if min(reserve[s], captured[s]) < 0 or len(pods[s]) + reserve[s] + captured[s] != P:
+        if len(pods[s]) + reserve[s] + captured[s] != P:
             raise ValueError(
-                f"player_{s} has {P} pods: {len(pods[s])} on the board + reserve {reserve[s]} + captured "
-                f"{captured[s]} must make {P}"
+                f"position: player_{s} has {P} pods: {len(pods[s])} on the board + reserve {reserve[s]} + "
+                f"captured {captured[s]} must make {P}"
             )
     return reserve, captured
 
