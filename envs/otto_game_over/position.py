@@ -183,9 +183,12 @@ def load(config: Config, rng: np.random.Generator, pos: Any, allow_over: bool = 
     ]
     st.deck = [_card(c, "deck") for c in _list(pos.get("deck", []), "deck")][::-1]
     removed = _lower_keys(_dict(pos.get("removed_cards", {}), "removed_cards"), "removed_cards")
+    unknown = sorted(set(removed) - set(A.CARD_NAMES))
+    if unknown:
+        raise ValueError(
+            f"position['removed_cards'] keys must be card names {list(A.CARD_NAMES)}, got {unknown}"
+        )
     st.removed = [_int(removed.get(name, 0), "removed_cards", 0, 33) for name in A.CARD_NAMES]
-    if set(removed) - set(A.CARD_NAMES):
-        raise ValueError(f"position['removed_cards'] keys must be card names, got {sorted(removed)}")
     st.voided = _int(pos.get("voided_cards", 0), "voided_cards", 0, 33)
     _load_shapes(st, pos.get("shapes", {}))
     _load_markers(st, pos.get("markers"))
@@ -306,6 +309,8 @@ def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
         raise ValueError("position['result'] belongs to phase 'over' only")
     if (st.kidnapped >= 0) != (phase == "kidnap") or (inf is not None) != (phase == "infinity"):
         raise ValueError("position['kidnapped'] / ['infinity'] are set exactly in their own phase")
+    if phase != "infinity" and st.actor != st.to_move:
+        raise ValueError("position['actor'] differs from 'to_move' only in phase 'infinity'")
     if phase == "start":
         if st.drawn != NO_TILE:
             raise ValueError("position['drawn'] needs phase 'place'")
@@ -319,8 +324,6 @@ def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
         st.saved = _seat_list(inf.get("saved"), "infinity.saved", st.n_teams, _bool)
         if st.actor != (st.inf_creator + st.inf_pos) % st.n:
             raise ValueError("position['actor'] must be the seat the infinity phase is visiting")
-    elif st.actor != st.to_move:
-        raise ValueError("position['actor'] differs from 'to_move' only in phase 'infinity'")
     if phase != "place" and (not st.cards_on or (phase == "card" and st.extra_turn)):
         raise ValueError(f"phase {phase!r} needs secret cards in play (and no extra turn for 'card')")
     if not st.legal_mask().any():
