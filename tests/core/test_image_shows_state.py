@@ -467,3 +467,33 @@ def test_otto_octopus_panel_writes_the_status_lines() -> None:
         top = MARGIN + (7 - r) * CELL
         box = (0, top, MARGIN, top + CELL)
         assert _shows_text(img, box, str(r + 1), 14, anchor="mm", frac=(0.0, 0.0)), r
+
+
+def test_otto_game_over_marker_sizes_tell_the_shapes_apart() -> None:
+    """A closed shape's marker sits on its vertex in its owner's colour, a small circle's
+    smaller than a big circle's (each shape alone at its vertex)."""
+    from envs.core.draw import SEAT_COLORS
+    from envs.otto_game_over.render import _vertex_px, render_rgb
+    from tests.otto_game_over.helpers import make
+
+    def marker_area(shape: int) -> int:
+        st = make({})
+        v = 14  # an inner vertex
+        st.shapes = {(shape, v): 1}
+        vx, vy = _vertex_px(v)
+        block = render_rgb(st)[vy - 14 : vy + 15, vx - 14 : vx + 15]
+        return int(_near(block, SEAT_COLORS[1], 0).sum())
+
+    small, big, square = (marker_area(s) for s in (0, 1, 2))
+    assert 0 < small < big and small < square, (small, big, square)
+
+
+def test_otto_octopus_shell_drawn_on_the_shell_end_only() -> None:
+    """An arm closed by the end-shell tile shows the shell on that square; the plain end tile
+    shows none."""
+    from envs.otto_octopus.render import SHELL_C, render_rgb
+
+    for kind, shell in (("end-shell", True), ("end", False)):
+        img = render_rgb(_octopus(["straight d6", f"{kind} d7"]))
+        cx, cy = _oct_centre("d7")
+        assert bool(_near(img[cy - 14 : cy + 15, cx - 14 : cx + 15], SHELL_C, 0).any()) == shell, kind
