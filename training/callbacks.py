@@ -90,12 +90,18 @@ class SelfPlayCallback(BaseCallback):
         return True
 
 
+def _snapshot_step(path: Path) -> tuple[int, str]:
+    """``snap_<steps>.zip`` in step order (the names' 9 digits grow past a billion steps)."""
+    digits = path.stem.removeprefix("snap_")
+    return (int(digits) if digits.isdigit() else -1, path.name)
+
+
 def load_pool(env: Any, pool_dir: Path, groups: Sequence[str], keep: int) -> int:
     """On ``--resume``: give the envs the newest ``keep`` snapshots again (a file that is no
     whole zip, cut short by a kill in a run before snapshots were written in one step, is
     passed over with a note)."""
     snaps = []
-    for path in sorted(pool_dir.glob("snap_*.zip")):
+    for path in sorted(pool_dir.glob("snap_*.zip"), key=_snapshot_step):
         if zipfile.is_zipfile(path):
             snaps.append(path)
         else:
