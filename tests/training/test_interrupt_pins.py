@@ -1,0 +1,196 @@
+"""Pins on ``training.interrupt``: what a worker pool's initializer sets in a forked worker,
+how ``end_pool`` ends workers (queued tasks cancelled, SIGTERM first, SIGKILL for a worker that
+ignores it), and ``sigint_deferred``. Each test holds a behaviour that a planted change to the
+code (a mutation round) left every earlier test passing."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from training.interrupt import end_pool, sigint_deferred, worker_init
+
+needs_fork = pytest.mark.skipif(
+    "fork" not in mp.get_all_start_methods(), reason="the workers inherit the parent's handlers by fork"
+)
+main_thread_only = pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signal handlers are set in the main thread",
+)
+
+
+def _parents_sigterm_handler(signum: int, frame: Any) -> None:  # pragma: no cover - never called
+    """A SIGTERM handler of the parent's (as Ray installs one), inherited by forked workers."""
+
+
+def _worker_signals() -> tuple[bool, bool]:
+    """Whether Ctrl-C is ignored and SIGTERM is at its default, in the worker."""
+    sigint, sigterm = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    return sigint == signal.SIG_IGN, sigterm == signal.SIG_DFL
+
+
+def _sleep(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _mark_and_sleep(mark: str, seconds: float) -> None:
+    Path(mark).touch()
+    time.sleep(seconds)
+
+
+def _exit_on_sigterm() -> None:
+    """A worker that handles SIGTERM itself and exits at once (status 3)."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(3))
+
+
+def _ignore_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _exit_codes(processes: list[Any], seconds: float = 60.0) -> list[int | None]:
+    """The workers' exit codes, once known (the pool's own thread may be reaping them too)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and any(p.exitcode is None for p in processes):
+        time.sleep(0.05)
+    return [p.exitcode for p in processes]
+
+
+def _kill(processes: list[Any]) -> None:
+    for p in processes:
+        if p.exitcode is None:
+            p.kill()
+            p.join(30)
+
+
+def _busy_pool(
+    initializer: Any, mark: Path, tasks: int = 1
+) -> tuple[ProcessPoolExecutor, list[Any], list[Any]]:
+    """A one-worker pool (fork) in a minute-long task (its initializer done), ``tasks - 1``
+    more queued."""
+    pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"), initializer=initializer)
+    futures = [pool.submit(_mark_and_sleep, str(mark), 60) for _ in range(tasks)]
+    end = time.monotonic() + 120
+    while not mark.exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    processes = list(pool._processes.values())
+    if not mark.exists():
+        end_pool(pool)
+        pytest.fail("the worker did not start its task in 120 s")
+    return pool, futures, processes
+
+
+@needs_fork
+@main_thread_only
+def test_worker_init_resets_the_parents_handlers_in_a_forked_worker() -> None:
+    """A forked worker inherits its parent's handlers: ``worker_init`` leaves Ctrl-C to the
+    parent (ignored) and puts SIGTERM back to its default (a library's handler in the parent,
+    Ray's for one, kept the worker alive after ``terminate()``)."""
+    previous = signal.signal(signal.SIGTERM, _parents_sigterm_handler)
+    pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"), initializer=worker_init)
+    try:
+        future = pool.submit(_worker_signals)  # the worker is forked here
+        signal.signal(signal.SIGTERM, previous)
+        assert future.result(timeout=120) == (True, True)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        end_pool(pool)
+
+
+@needs_fork
+def test_a_pool_of_worker_init_shuts_down_when_its_work_is_done() -> None:
+    """The thread that watches for the parent's end is a daemon: a worker that is told to stop
+    exits, and ``shutdown()`` returns (a worker waiting on that thread waited for its parent,
+    which waited for it)."""
+    pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"), initializer=worker_init)
+    assert pool.submit(_sleep, 0).result(timeout=120)
+    processes = list(pool._processes.values())
+    closer = threading.Thread(target=pool.shutdown, daemon=True)
+    closer.start()
+    closer.join(60)
+    try:
+        assert not closer.is_alive(), "shutdown() still waiting for its worker after 60 s"
+        assert _exit_codes(processes) == [0]
+    finally:
+        _kill(processes)
+
+
+@needs_fork
+def test_end_pool_cancels_the_queued_tasks(tmp_path: Path) -> None:
+    """Tasks not yet sent to a worker are cancelled, not failed with ``BrokenProcessPool``."""
+    pool, futures, processes = _busy_pool(worker_init, tmp_path / "busy", tasks=8)
+    try:
+        end_pool(pool)
+        end = time.monotonic() + 60  # (concurrent.futures.wait() counts no future the pool cancelled)
+        while not all(f.done() for f in futures) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert futures[-1].cancelled(), futures[-1]
+    finally:
+        _kill(processes)
+
+
+@needs_fork
+def test_end_pool_asks_with_sigterm_first(tmp_path: Path) -> None:
+    """A worker that handles SIGTERM (exits on its own, here with status 3) gets the signal and
+    up to 2 s to act on it before it is killed."""
+    pool, _futures, processes = _busy_pool(_exit_on_sigterm, tmp_path / "busy")
+    try:
+        end_pool(pool)
+        assert _exit_codes(processes) == [3]
+    finally:
+        _kill(processes)
+
+
+@needs_fork
+def test_end_pool_kills_a_worker_that_ignores_sigterm(tmp_path: Path) -> None:
+    """SIGTERM handled and not obeyed: after 2 s the worker is killed (SIGKILL), not left
+    running its task."""
+    pool, _futures, processes = _busy_pool(_ignore_sigterm, tmp_path / "busy")
+    try:
+        end_pool(pool)
+        assert _exit_codes(processes, 30) == [-signal.SIGKILL]
+    finally:
+        _kill(processes)
+
+
+@main_thread_only
+def test_sigint_deferred_raises_the_ctrl_c_when_the_block_ends() -> None:
+    """A Ctrl-C inside the block lets the block finish (the pool it starts is then up, and can
+    be ended) and is raised as ``KeyboardInterrupt`` after it; the handler before is put back.
+    A block without a Ctrl-C ends as usual."""
+    before = signal.getsignal(signal.SIGINT)
+    with sigint_deferred():
+        pass
+    done: list[str] = []
+    with pytest.raises(KeyboardInterrupt), sigint_deferred():
+        signal.raise_signal(signal.SIGINT)  # its handler runs before this call returns
+        done.append("the block went on")
+    assert done == ["the block went on"]
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_sigint_deferred_and_ignored_change_nothing_in_another_thread() -> None:
+    """Handlers can be set in the main thread only: in another thread the blocks just run."""
+    from training.interrupt import sigint_ignored
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with sigint_deferred(), sigint_ignored():
+                pass
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    assert errors == []
