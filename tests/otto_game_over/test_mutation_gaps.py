@@ -82,19 +82,22 @@ def test_ogo_01_ogo_38_adjacency_after_a_quantum_leap() -> None:
     assert all(m.startswith("drawn ") for m in moves) and len(moves) == 24
 
 
+#: three teams in their tie-break match (S14's board), p0 and p1 tied on 24: one tile fills the board
+TIE_BREAK_POS = {
+    "board": board(S14_BOARD),
+    "tower": ["E12", "G16", "G16", "A4"],
+    "tower_rest": False,
+    "tables": [None, None, None],
+    "totals": [24, 24, 20],
+    "tiebreak": True,
+}
+
+
 def test_game_rewards_of_a_two_way_draw_among_three_teams() -> None:
     """§5 'game', OGO-55, OGO-56: p0 and p1 stay tied after the tie-break match and the tower
     cannot supply a second full round of tile draws: they share the win. With T = 3, k = 2
     a winner gets (T-k)/(k(T-1)) = 1/4 and the loser -1/(T-1) = -1/2 (zero-sum)."""
-    pos = {
-        "board": board(S14_BOARD),
-        "tower": ["E12", "G16", "G16", "A4"],
-        "tower_rest": False,
-        "tables": [None, None, None],
-        "totals": [24, 24, 20],
-        "tiebreak": True,
-    }
-    st = make(pos, num_players=3)
+    st = make(TIE_BREAK_POS, num_players=3)
     play(st, "drawn b1 r0")  # fills the board, closes nothing; rounds: G16 = G16, then 1 tile left
     assert st.is_terminal() and st.totals == [24, 24, 20] and st.winners == [0, 1]
     assert list(st.returns()) == [0.25, 0.25, -0.5]

@@ -15,8 +15,8 @@ from envs.otto_game_over.game import OttoGameOverGame
 from envs.otto_game_over.render import render_ansi
 from envs.otto_game_over.rules import State
 from tests.otto_game_over.helpers import board, legal, make, p_eight, play
-from tests.otto_game_over.test_mutation_gaps import AROUND_B2
-from tests.otto_game_over.test_scenarios import S14_BOARD, S15_BOARD
+from tests.otto_game_over.test_mutation_gaps import AROUND_B2, TIE_BREAK_POS
+from tests.otto_game_over.test_scenarios import S15_BOARD
 
 
 def _lines(st: State, prefix: str) -> list[str]:
@@ -51,16 +51,7 @@ def test_render_names_the_seat_answering_infinity_not_the_seat_to_move() -> None
 def test_render_numbers_the_tie_break_match_after_the_regular_ones() -> None:
     """OGO-53..56: after 3 regular matches the tie-break match is match 4, and stays match 4
     when it ends the game (unlike a game-ending regular match, it is not in ``matches``)."""
-    pos = {
-        "board": board(S14_BOARD),
-        "tower": ["E12", "G16", "G16", "A4"],
-        "tower_rest": False,
-        "tables": [None, None, None],
-        "totals": [24, 24, 20],
-        "matches": 3,
-        "tiebreak": True,
-    }
-    st = make(pos, num_players=3)
+    st = make({**TIE_BREAK_POS, "matches": 3}, num_players=3)
     assert _lines(st, "tower ") == ["tower 3, deck 0, drawn E12, match 4 (tie-break)"]
     play(st, "drawn b1 r0")  # fills the board; the tile draws leave p0 and p1 tied (OGO-56)
     assert st.is_terminal() and st.matches == 3 and st.winners == [0, 1]
