@@ -35,7 +35,10 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
     except OSError:
         st = None
     in_place = st is not None and (
-        not stat.S_ISREG(st.st_mode) or st.st_nlink > 1 or not os.access(target, os.W_OK)
+        not stat.S_ISREG(st.st_mode)
+        or st.st_nlink > 1
+        or not os.access(target, os.W_OK)
+        or st.st_uid != os.geteuid()  # another's file: a new one would change its owner
     )
     tmp = target.with_name(_temporary_name(target.name))
     if not in_place:
@@ -43,8 +46,7 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         except OSError as exc:
             if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
-                _rename_in(exc, tmp, path)
-                raise
+                raise _rename_in(exc, tmp, path) from None
             in_place = True  # no new file here: write the file itself
         else:
             os.close(fd)
@@ -57,8 +59,7 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
         yield tmp
         os.replace(tmp, target)
     except OSError as exc:
-        _rename_in(exc, tmp, path)
-        raise
+        raise _rename_in(exc, tmp, path) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
@@ -73,13 +74,18 @@ def _temporary_name(name: str) -> str:
     return f".tmp-{os.getpid()}{Path(name).suffix[-40:]}"
 
 
-def _rename_in(exc: OSError, tmp: Path, path: Path) -> None:
-    """An error about the temporary file, told about ``path``."""
-    for attr in ("filename", "filename2"):
-        if getattr(exc, attr) is not None and str(getattr(exc, attr)) == str(tmp):
-            setattr(exc, attr, str(path))
-    if exc.filename2 is not None and str(exc.filename2) == str(exc.filename):
-        exc.filename2 = None
+def _rename_in(exc: OSError, tmp: Path, path: Path) -> OSError:
+    """The error, told about ``path`` where it names the temporary file (a new exception of
+    the same type when it does: ``filename2`` cannot be unset once given)."""
+    names = [str(path) if n is not None and str(n) == str(tmp) else n for n in (exc.filename, exc.filename2)]
+    if names == [exc.filename, exc.filename2] or exc.errno is None:
+        return exc
+    if names[1] is not None and str(names[1]) == str(names[0]):
+        names[1] = None
+    args = (exc.errno, exc.strerror, names[0]) + (
+        (None, names[1]) if names[1] is not None else ()
+    )  # 4th: winerror
+    return type(exc)(*args).with_traceback(exc.__traceback__)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

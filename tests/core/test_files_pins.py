@@ -249,3 +249,23 @@ def test_a_tournament_plot_named_without_a_suffix_is_a_png(tmp_path: Path) -> No
     assert out == tmp_path / "table.png"
     assert out.read_bytes()[:4] == b"\x89PNG"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.png"]
+
+
+def test_the_error_of_a_vanished_temporary_file_reads_as_a_plain_one(tmp_path: Path) -> None:
+    """The message names the user's path once, with no ``-> None`` left of a second name."""
+    target = tmp_path / "x.json"
+    with pytest.raises(FileNotFoundError) as info, replacing(target) as tmp:
+        tmp.unlink()
+    assert str(info.value) == f"[Errno 2] No such file or directory: {str(target)!r}"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_a_file_of_another_owner_is_written_in_place(tmp_path: Path) -> None:
+    """A file the user may write but does not own (a team's shared results): a new file would
+    change its owner (or fail to replace it in a sticky folder such as /tmp), so it is written
+    in place and keeps its owner, as a plain write does."""
+    target = tmp_path / "team.json"
+    target.write_text("old")
+    os.chown(target, 65534, 65534)
+    write_text(target, "new")
+    assert target.read_text() == "new" and (target.stat().st_uid, target.stat().st_gid) == (65534, 65534)
