@@ -20,8 +20,8 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
 
     Yielded as it is, and written in place as a plain ``open`` would: a path that exists and is
     no regular file (``/dev/stdout``, a named pipe), a file the user may not write (the write then
-    fails as it always did), a file with other hard links, and a file in a folder where no new
-    file can be made. A symbolic link is followed (its target is replaced, the link stays). An
+    fails as it always did), a file of another owner, a file with other hard links, and a file in
+    a folder where no new file can be made. A symbolic link is followed (its target is replaced, the link stays). An
     error of the temporary file names ``path``."""
     path = Path(path)
     if path.is_symlink():
