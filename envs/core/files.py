@@ -21,8 +21,8 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
     Yielded as it is, and written in place as a plain ``open`` would: a path that exists and is
     no regular file (``/dev/stdout``, a named pipe), a file the user may not write (the write then
     fails as it always did), a file of another owner, a file with other hard links, and a file in
-    a folder where no new file can be made. A symbolic link is followed (its target is replaced, the link stays). An
-    error of the temporary file names ``path``."""
+    a folder where no new file can be made. A symbolic link is followed (its target is replaced,
+    the link stays). An error of the temporary file names ``path``."""
     path = Path(path)
     if path.is_symlink():
         with contextlib.suppress(FileNotFoundError):  # a dangling link: its target is created
@@ -77,15 +77,15 @@ def _temporary_name(name: str) -> str:
 def _rename_in(exc: OSError, tmp: Path, path: Path) -> OSError:
     """The error, told about ``path`` where it names the temporary file (a new exception of
     the same type when it does: ``filename2`` cannot be unset once given)."""
-    names = [str(path) if n is not None and str(n) == str(tmp) else n for n in (exc.filename, exc.filename2)]
-    if names == [exc.filename, exc.filename2] or exc.errno is None:
+    first, second = (
+        str(path) if n is not None and str(n) == str(tmp) else n for n in (exc.filename, exc.filename2)
+    )
+    if (first, second) == (exc.filename, exc.filename2) or exc.errno is None:
         return exc
-    if names[1] is not None and str(names[1]) == str(names[0]):
-        names[1] = None
-    args = (exc.errno, exc.strerror, names[0]) + (
-        (None, names[1]) if names[1] is not None else ()
-    )  # 4th: winerror
-    return type(exc)(*args).with_traceback(exc.__traceback__)
+    if second is not None and str(second) == str(first):
+        second = None
+    # (errno, strerror, filename, winerror, filename2): a filename2 of None prints nothing
+    return type(exc)(exc.errno, exc.strerror, first, None, second).with_traceback(exc.__traceback__)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -51,10 +51,10 @@ def action_to_string(st: State, action: int) -> str:
     """Canonical string of a legal action; ``"illegal <index>"`` otherwise (a bool, a float or a
     string is no index: ``True`` is not read as 1)."""
     try:
-        a = operator.index(action)
+        a = operator.index(action) if not isinstance(action, bool) else None
     except TypeError:
-        return f"illegal {action!r}"
-    if isinstance(action, bool):
+        a = None
+    if a is None:
         return f"illegal {action!r}"
     if not 0 <= a < st.lay.size or not st._legal_bytes()[a]:
         return f"illegal {a}"
