@@ -295,6 +295,14 @@ def test_end_pool_stops_the_workers_at_once() -> None:
     t0 = time.time()
     end_pool(pool)
     assert time.time() - t0 < 10, "shutdown() would wait a minute for the tasks sent"
+    # The pool's own thread reaps the workers too (between its waitpid() and its setting the
+    # exit code, is_alive() still says True) and fails the tasks they ran: both come a moment
+    # after end_pool returns, so they are awaited a while (the tasks themselves would take 60 s).
+    end = time.monotonic() + 30
+    while time.monotonic() < end and not (
+        all(p.exitcode is not None for p in processes) and all(f.done() for f in futures)
+    ):
+        time.sleep(0.05)
     assert not any(p.is_alive() for p in processes)
     assert all(f.cancelled() or f.done() for f in futures)
 
