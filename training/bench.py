@@ -23,7 +23,7 @@ class Row:
     mode: str
     steps_per_s: float
     games_per_s: float
-    ratio: float = float("nan")
+    ratio: float | None = None  # to the reference row; None without it (no pygame)
 
 
 def _time_loop(
@@ -139,7 +139,7 @@ def run_bench(
             on_row(row)
 
     ref = reference_runner()
-    ref_steps = float("nan")
+    ref_steps: float | None = None
     if ref is not None:
         sps, gps = _time_loop(ref, seconds, seed)
         ref_steps = sps
@@ -149,15 +149,19 @@ def run_bench(
         for params in bench_configs(name):
             label = config_label(name, params)
             sps, gps = _time_loop(aec_game_runner(functools.partial(entry.env, **params)), seconds, seed)
-            add(Row(label, "env()", sps, gps, sps / ref_steps))
+            add(Row(label, "env()", sps, gps, _ratio(sps, ref_steps)))
             game = entry.game_class()(**params)
             sps, gps = _time_loop(engine_game_runner(game), seconds, seed)
-            add(Row(label, "engine", sps, gps, sps / ref_steps))
+            add(Row(label, "engine", sps, gps, _ratio(sps, ref_steps)))
             if eos is not None:
                 spiel = eos.load_game(name, **params)
                 sps, gps = _time_loop(openspiel_game_runner(spiel), seconds, seed)
-                add(Row(label, "pyspiel", sps, gps, sps / ref_steps))
+                add(Row(label, "pyspiel", sps, gps, _ratio(sps, ref_steps)))
     return rows
+
+
+def _ratio(steps_per_s: float, ref_steps: float | None) -> float | None:
+    return None if ref_steps is None else steps_per_s / ref_steps
 
 
 def format_rows(rows: list[Row]) -> str:
@@ -167,7 +171,8 @@ def format_rows(rows: list[Row]) -> str:
 
 
 def format_row(r: Row) -> str:
-    return f"{r.name:58s} {r.mode:7s} {r.steps_per_s:14,.0f} {r.games_per_s:10,.1f} {r.ratio:7.2f}"
+    ratio = f"{r.ratio:7.2f}" if r.ratio is not None else f"{'-':>7s}"
+    return f"{r.name:58s} {r.mode:7s} {r.steps_per_s:14,.0f} {r.games_per_s:10,.1f} {ratio}"
 
 
 def learner_bench(

@@ -209,8 +209,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             games, args.seconds, args.seed, on_row=lambda r: print(format_memory_row(r), flush=True)
         )
         records.extend({"mode": "memory", **m.__dict__} for m in memory_rows)
-    if args.json:
-        write_text(args.json, json.dumps(records, indent=2) + "\n")
+    if args.json:  # strict JSON: a bare NaN would stop jq or JSON.parse
+        write_text(args.json, json.dumps(records, indent=2, allow_nan=False) + "\n")
     return 0
 
 
