@@ -405,6 +405,30 @@ def test_rllib_settings_that_would_do_nothing_or_crash_are_refused_before_ray() 
     check_training_settings({"gamma": 1.0, "lambda_": 0.0, "num_epochs": 1, "lr": 1e-4, "entropy_coeff": 0.0})
 
 
+def test_a_minibatch_above_the_rollout_is_cut_or_refused_before_ray(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SB3 ``batch_size`` is cut to the rollout, an ``rllib:`` rollout included; a
+    ``minibatch_size`` set under ``rllib:`` above the rollout is named before Ray starts (it
+    passed every key's own check and failed in RLlib's ``validate()`` after Ray started)."""
+    import training.rllib.train as rt
+    from training.rllib.train import training_kwargs
+
+    small_rollout = {**TINY, "rllib": {"train_batch_size_per_learner": 32}}
+    kw = training_kwargs(small_rollout, 1)
+    assert (kw["train_batch_size_per_learner"], kw["minibatch_size"]) == (32, 32)
+    assert training_kwargs({**TINY, "rllib": {"minibatch_size": 16}}, 1)["minibatch_size"] == 16
+    too_big = {**TINY, "rllib": {"minibatch_size": 4096}}
+    message = r"minibatch_size 4096 is more than the rollout \(train_batch_size_per_learner 128\)"
+    with pytest.raises(ValueError, match=message):
+        training_kwargs(too_big, 1)
+    monkeypatch.setattr(
+        rt, "_init_ray", lambda args: pytest.fail("Ray started before the minibatch was checked")
+    )
+    with pytest.raises(ValueError, match=message):
+        train_rllib(_args("over_and_out", tmp_path / "run"), {"num_players": 2}, too_big)
+
+
 def test_run_metadata_that_is_not_eightfolds_is_named(tmp_path: Path) -> None:
     from training.rllib.common import META_FILE, read_meta
 

@@ -158,8 +158,16 @@ def training_kwargs(config: dict[str, Any], num_envs: int) -> dict[str, Any]:
             out[rl] = value
     if isinstance(ppo.get("n_steps"), int):
         out["train_batch_size_per_learner"] = ppo["n_steps"] * max(1, int(ppo.get("n_envs", num_envs)))
-    out["minibatch_size"] = min(out["minibatch_size"], out["train_batch_size_per_learner"])
-    out.update(config.get("rllib") or {})
+    rllib = config.get("rllib") or {}
+    out.update(rllib)
+    if "minibatch_size" not in rllib:  # the SB3 batch_size (or the default) fits the rollout
+        out["minibatch_size"] = min(out["minibatch_size"], out["train_batch_size_per_learner"])
+    elif out["minibatch_size"] > out["train_batch_size_per_learner"]:
+        raise ValueError(
+            f"rllib: minibatch_size {out['minibatch_size']} is more than the rollout "
+            f"(train_batch_size_per_learner {out['train_batch_size_per_learner']}): lower it or "
+            "raise the rollout"
+        )
     out.pop("n_envs", None)
     return out
 
@@ -457,6 +465,7 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
     require_rllib("--backend rllib")
     check_training_settings(config.get("rllib") or {})
+    training_kwargs(config, max(1, int(args.num_env_runners or 0)) * args.envs_per_runner)  # before Ray
     _check_address(args.address)
     import torch
 
