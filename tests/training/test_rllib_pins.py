@@ -244,15 +244,20 @@ def test_observation_bounds_are_the_games() -> None:
 # ------------------------------------------------------------------ opponents
 def test_opponent_lists_are_parsed_as_written() -> None:
     """``--opponents "random, self"`` (with a space) names the bot ``random``, not `` self``;
-    a weight of 0 is refused naming the value (it would draw nothing, or NaN weights)."""
+    a weight of 0, NaN or infinity is refused naming the value (it would draw nothing, or fail
+    inside the env after Ray started)."""
     assert parse_opponents("random, self") == {"random": 1.0, "self": 1.0}
     assert parse_opponents(["random", "self"]) == {"random": 1.0, "self": 1.0}
     for bad, shown in (
         ({"random": 0}, "{'random': 0}"),
         ({"random": 1.0, "self": 0.0}, "'self': 0.0"),
         ("", "[]"),
+        ({"random": float("nan")}, "{'random': nan}"),
+        ({"random": 1.0, "self": float("inf")}, "'self': inf"),
     ):
-        with pytest.raises(ValueError, match="at least one opponent with a weight > 0, got") as error:
+        with pytest.raises(
+            ValueError, match="at least one opponent, each with a finite weight > 0, got"
+        ) as error:
             parse_opponents(bad)
         assert shown in str(error.value)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,10 @@ def parse_opponents(value: Any) -> dict[str, float]:
         out = {str(k): float(v) for k, v in value.items()}
     else:
         out = dict.fromkeys((str(v) for v in value), 1.0)
-    if not out or any(w <= 0 for w in out.values()):
-        raise ValueError(f"opponents must name at least one opponent with a weight > 0, got {value!r}")
+    if not out or not all(0 < w < math.inf for w in out.values()):  # NaN too
+        raise ValueError(
+            f"opponents must name at least one opponent, each with a finite weight > 0, got {value!r}"
+        )
     return out
 
 
