@@ -77,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from envs.core.files import write_text
+from training.config import TrainConfig
 from training.interrupt import GracefulInterrupt, StopNow
 from training.params import int_at_least
 from training.rllib.common import (
@@ -223,7 +224,7 @@ def build_config(
         .debugging(seed=int(env_config.get("seed", 0)) if seed is None else seed, log_level="ERROR")
     )
     if frozen:
-        every = int(config.get("snapshot_every", 25_000))
+        every = int(config.get("snapshot_every", TrainConfig.snapshot_every))
         ppo = ppo.callbacks(on_train_result=_snapshot_callback(every, snapshot_steps))
     return ppo
 
@@ -433,7 +434,7 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     except Exception as exc:  # yaml's RepresenterError and friends
         raise ValueError(f"the training config must hold plain values that YAML can write ({exc})") from None
     resume = bool(getattr(args, "resume", False))
-    max_steps = int(_option(args, config, "timesteps", 100_000))
+    max_steps = int(_option(args, config, "timesteps", TrainConfig.timesteps))
     done: list[dict[str, Any]] = []
     meta_before: dict[str, Any] = {}
     if resume:
@@ -485,7 +486,7 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         "module": MAIN,
         **{k: env_config[k] for k in ("game", "params", "opponents", "self_play", "seed")},
     }
-    every = max(1, int(config.get("checkpoint_every") or 50_000))
+    every = max(1, int(config.get("checkpoint_every") or TrainConfig.checkpoint_every))
 
     def save(log: list[dict[str, Any]]) -> None:
         meta["snapshot_steps"] = snapshot_steps[0]
