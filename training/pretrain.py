@@ -641,11 +641,6 @@ def fit(
     rng = np.random.default_rng(seed)
     log: dict[str, Any] = {"samples": n, "train": n_train, "epochs": []}
     groups = policy.optimizer.param_groups
-    rates = [g["lr"] for g in groups]
-    if learning_rate is not None:
-        for g in groups:
-            g["lr"] = float(learning_rate)
-        log["learning_rate"] = float(learning_rate)
     if len(test):  # what the held-out agreement is to be read against
         chance, trivial = chance_levels(test)
         log["holdout_chance_agreement"] = round(chance, 4)
@@ -655,7 +650,13 @@ def fit(
     obs_tab, act_tab = symmetry_tables(symmetries, demos.obs.shape[1:], demos.num_actions)
     if symmetries:
         log["symmetries"] = len(symmetries)
+    rates = [g["lr"] for g in groups]  # PPO's, put back by the finally below, whatever happens
+    if learning_rate is not None:
+        log["learning_rate"] = float(learning_rate)
     try:
+        if learning_rate is not None:
+            for g in groups:
+                g["lr"] = float(learning_rate)
         for epoch in range(epochs):
             policy.set_training_mode(True)
             rng.shuffle(train_idx)
