@@ -390,10 +390,25 @@ def clear_run(out: Path) -> None:
 
 
 def latest_model(out: Path) -> Path | None:
-    """The furthest-trained model of a run directory: ``model.zip`` (at the steps of
-    ``train_summary.json``, written with it) or a later checkpoint (a run stopped before its
-    end, e.g. an interrupted resume, leaves its progress there only)."""
+    """The furthest-trained model of a run directory: ``model.zip`` (at the steps it holds) or
+    a later checkpoint (a run stopped before its end, e.g. an interrupted resume, leaves its
+    progress there only)."""
     return latest_model_steps(out)[0]
+
+
+def model_steps(path: Path) -> int | None:
+    """The learner steps a saved model holds (``num_timesteps`` in the ``data`` entry of SB3's
+    zip), None when the file does not say. Read from the file itself: ``train_summary.json``,
+    written after ``model.zip``, still holds the previous part's steps when a resumed run is
+    killed between the two."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            steps = json.loads(z.read("data"))["num_timesteps"]
+    except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        return None
+    return steps if isinstance(steps, int) and not isinstance(steps, bool) and steps >= 0 else None
 
 
 def _whole_zip(path: Path) -> bool:
@@ -412,15 +427,13 @@ def latest_model_steps(out: Path) -> tuple[Path | None, int]:
 
 
 def furthest_model(out: Path) -> tuple[Path | None, int | None]:
-    """:func:`latest_model` and its learner steps (None: a ``model.zip`` without its
-    ``train_summary.json``, steps unknown)."""
+    """:func:`latest_model` and its learner steps (None: a ``model.zip`` that does not say,
+    steps unknown)."""
     best: tuple[Path | None, int] = (None, 0)
     if (out / "model.zip").exists() and _whole_zip(out / "model.zip"):
-        try:
-            steps = int(json.loads((out / "train_summary.json").read_text())["timesteps"])
-        except (OSError, ValueError, KeyError, TypeError):
-            steps = -1  # unknown: a checkpoint wins only if there is no model.zip
-        best = (out / "model.zip", steps)
+        steps = model_steps(out / "model.zip")
+        # unknown: a checkpoint wins only if there is no model.zip
+        best = (out / "model.zip", -1 if steps is None else steps)
     for ckpt in (out / "checkpoints").glob("model_*_steps.zip"):
         try:
             steps = int(ckpt.stem.split("_")[1])

@@ -723,28 +723,27 @@ def test_resume_may_change_the_opponents(
 
 def test_resume_starts_from_the_furthest_model(tmp_path: Path) -> None:
     """An interrupted resume leaves its progress in checkpoints only: the next resume starts
-    from the newest of them, not from the older model.zip (whose steps train_summary.json has)."""
+    from the newest of them, not from the older model.zip (whose steps it holds itself)."""
     import zipfile
 
     from training.train import latest_model_steps
 
-    def model_file(path: Path) -> None:
+    def model_file(path: Path, steps: int) -> None:
         with zipfile.ZipFile(path, "w") as z:
-            z.writestr("data", "{}")
+            z.writestr("data", json.dumps({"num_timesteps": steps}))
 
     (tmp_path / "checkpoints").mkdir()
     assert latest_model_steps(tmp_path) == (None, 0)
-    model_file(tmp_path / "model.zip")
-    (tmp_path / "train_summary.json").write_text(json.dumps({"timesteps": 640}))
+    model_file(tmp_path / "model.zip", 640)
     for steps in (512, 21632, 3072):
-        model_file(tmp_path / "checkpoints" / f"model_{steps}_steps.zip")
+        model_file(tmp_path / "checkpoints" / f"model_{steps}_steps.zip", steps)
     assert latest_model_steps(tmp_path) == (tmp_path / "checkpoints" / "model_21632_steps.zip", 21632)
     # a checkpoint cut short by a kill while sb3 wrote it is passed over for the one before
     newest = tmp_path / "checkpoints" / "model_40000_steps.zip"
-    model_file(newest)
+    model_file(newest, 40000)
     newest.write_bytes(newest.read_bytes()[:-30])
     assert latest_model_steps(tmp_path) == (tmp_path / "checkpoints" / "model_21632_steps.zip", 21632)
-    (tmp_path / "train_summary.json").write_text(json.dumps({"timesteps": 30000}))
+    model_file(tmp_path / "model.zip", 30000)
     assert latest_model_steps(tmp_path) == (tmp_path / "model.zip", 30000)
 
 

@@ -83,7 +83,7 @@ def test_a_new_run_clears_an_rllib_runs_progress(tmp_path: Path) -> None:
 
 def test_a_cut_short_model_zip_is_passed_over_even_with_its_steps(tmp_path: Path) -> None:
     """A ``model.zip`` cut short by a kill is passed over although ``train_summary.json`` gives
-    its steps: the resume goes on from the whole checkpoint before it, at fewer steps."""
+    steps: the resume goes on from the whole checkpoint before it, at fewer steps."""
     from training.train import furthest_model, latest_model, latest_model_steps
 
     (tmp_path / "model.zip").write_bytes(b"PK\x03\x04 cut short")
