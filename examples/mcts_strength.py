@@ -183,7 +183,10 @@ def main() -> None:
         help="hand the search the true state (all), only the deal, or only the hands: a ceiling, not a bot",
     )
     args = ap.parse_args()
-    names = args.games if args.games is not None else landed()
+    try:  # canonical names: --config is keyed by them, whatever spelling --games used
+        names = [get_game(g).name for g in args.games] if args.games is not None else landed()
+    except ValueError as exc:
+        ap.error(f"--games: {exc}")
     bad = [g for g in names if get_game(g).name not in PILES]
     if args.oracle == "hands" and bad:
         ap.error(f"--oracle hands: only for {', '.join(PILES)}, not {', '.join(bad)}")
