@@ -79,15 +79,16 @@ def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
         if cmd in ("board", "b"):
             print(env.render(), file=out)
             continue
+        if len(text) > MAX_MOVE_TEXT:  # no move nor list number is that long: not echoed back in full
+            # (and before int(): Python refuses a string of over 4,300 digits)
+            print(
+                f"not a move: a line of {len(text):,} characters (type 'moves' for the legal moves)", file=out
+            )
+            continue
         if text.isascii() and text.isdecimal():  # a number picks from the list (no notation is one)
             if 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
             print(f"no move numbered {text}: the list runs from 1 to {len(legal)} (type 'moves')", file=out)
-            continue
-        if len(text) > MAX_MOVE_TEXT:  # no move is that long: not echoed back in full
-            print(
-                f"not a move: a line of {len(text):,} characters (type 'moves' for the legal moves)", file=out
-            )
             continue
         try:
             action = int(raw.string_to_action(text))

@@ -767,15 +767,20 @@ def test_output_piped_into_head_ends_quietly() -> None:
 def test_play_does_not_echo_a_huge_line_back(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A line far longer than any move is refused with its length, not repeated in full."""
+    """A line far longer than any move is refused with its length, not repeated in full; a line
+    of 5,000 digits too (``int()`` refuses over 4,300 digits: it ended the game with a usage
+    error, status 2, the moves so far unprinted)."""
     import io
 
     from training.cli import main
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("x" * 100_000 + "\nquit\n"))
-    assert main(["play", "over_and_out", "--param", "num_players=2", "--vs", "random"]) == 0
-    out = capsys.readouterr().out
-    assert "not a move: a line of 100,000 characters" in out and "x" * 300 not in out
+    for char, shown in (("x", "100,000"), ("1", "5,000")):
+        length = int(shown.replace(",", ""))
+        monkeypatch.setattr("sys.stdin", io.StringIO(char * length + "\nquit\n"))
+        assert main(["play", "over_and_out", "--param", "num_players=2", "--vs", "random"]) == 0
+        out = capsys.readouterr().out
+        assert f"not a move: a line of {shown} characters" in out and char * 300 not in out
+        assert "game abandoned (quit)" in out
 
 
 def test_play_shows_only_the_humans_secrets(
