@@ -27,7 +27,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ from training.tournament import (
 MIN_PARALLEL_GAMES = 40
 """Fewer games than this are played in-process: starting workers costs a few seconds."""
 
-_CACHE: dict[tuple[str, str, str, bool], Any] = {}
+_CACHE: dict[tuple[str, str, str, bool, tuple[str, int, int] | None], Any] = {}
 
 
 def add_parser(sub: Any) -> None:
@@ -99,8 +99,33 @@ def add_parser(sub: Any) -> None:
 
 
 # --------------------------------------------------------------------- workers
+def _saved_file(spec: str) -> tuple[str, int, int] | None:
+    """The identity (real path, mtime, size) of the file a model spec names (an RLlib run: its
+    metadata, rewritten by every save), None for a bot: a model file rewritten since (a resumed
+    run's ``model.zip``, a notebook that trains and evaluates in turn) is played anew, not from
+    the cache."""
+    import os
+
+    from training.players import is_model_spec
+    from training.rllib.common import META_FILE, find_run_dir
+
+    if not isinstance(spec, str):
+        return None  # make_player names the mistake
+    path = spec.strip()
+    if not is_model_spec(path):
+        run = find_run_dir(path)
+        if run is None:
+            return None
+        path = str(run / META_FILE)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None  # make_player names the problem
+    return (os.path.realpath(path), info.st_mtime_ns, info.st_size)
+
+
 def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
-    key = (env, params_json, spec, deterministic)
+    key = (env, params_json, spec, deterministic, _saved_file(spec))
     if key not in _CACHE:
         from training.players import game_bots, make_player
 
@@ -108,6 +133,21 @@ def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
         game = entry.game_class()(**json.loads(params_json))
         _CACHE[key] = (game, make_player(game, spec, game_bots(entry), deterministic=deterministic))
     return _CACHE[key]
+
+
+@contextlib.contextmanager
+def _torch_threads_kept() -> Iterator[None]:
+    """torch's thread count put back afterwards (nothing to keep without torch)."""
+    try:
+        import torch
+    except ImportError:
+        yield
+        return
+    threads = torch.get_num_threads()
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def _run_chunk(task: tuple[str, str, str, str, list[int], int, bool, Start | None, bool]) -> PairResult:
@@ -186,7 +226,8 @@ def run_tournament(
                 pool = stack.enter_context(ctx.Pool(workers, initializer=worker_init))
             parts = pool.map(_run_chunk, tasks)
     else:
-        parts = [_run_chunk(t) for t in tasks]
+        with _torch_threads_kept():  # _run_chunk sets one thread: a worker's, not the caller's
+            parts = [_run_chunk(t) for t in tasks]
     merged: dict[tuple[str, str], PairResult] = {}
     for part in parts:
         merged.setdefault((part.a, part.b), PairResult(part.a, part.b)).merge(part)
