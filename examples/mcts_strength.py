@@ -187,7 +187,7 @@ def main() -> None:
         names = [get_game(g).name for g in args.games] if args.games is not None else landed()
     except ValueError as exc:
         ap.error(f"--games: {exc}")
-    bad = [g for g in names if get_game(g).name not in PILES]
+    bad = [g for g in names if g not in PILES]
     if args.oracle == "hands" and bad:
         ap.error(f"--oracle hands: only for {', '.join(PILES)}, not {', '.join(bad)}")
     configs = parse_configs(args.config)

@@ -104,9 +104,7 @@ def _saved_file(spec: str) -> tuple[str, int, int] | None:
     metadata, rewritten by every save), None for a bot: a model file rewritten since (a resumed
     run's ``model.zip``, a notebook that trains and evaluates in turn) is played anew, not from
     the cache."""
-    import os
-
-    from training.players import is_model_spec
+    from training.players import file_identity, is_model_spec
     from training.rllib.common import META_FILE, find_run_dir
 
     if not isinstance(spec, str):
@@ -117,11 +115,7 @@ def _saved_file(spec: str) -> tuple[str, int, int] | None:
         if run is None:
             return None
         path = str(run / META_FILE)
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None  # make_player names the problem
-    return (os.path.realpath(path), info.st_mtime_ns, info.st_size)
+    return file_identity(path)  # None: make_player names the problem
 
 
 def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:

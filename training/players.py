@@ -92,11 +92,7 @@ class PolicyPlayer(ProbabilityPlayer):
         import torch
         from sb3_contrib import MaskablePPO
 
-        try:
-            info = os.stat(path)
-            key = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
-        except OSError:
-            key = None  # the load below names the problem
+        key = file_identity(path)  # None: the load below names the problem
         policy = None if key is None else _LOADED.get(key)
         if policy is not None:
             return cls(policy, game, deterministic=deterministic, name=path)
@@ -137,6 +133,16 @@ def game_bots(entry: Any) -> dict[str, Any]:
         from envs.core.bots import RandomBot
 
         return {"random": RandomBot}
+
+
+def file_identity(path: str | Path) -> tuple[str, int, int] | None:
+    """(real path, mtime, size) of a file, None when it cannot be read: a file rewritten since
+    has another, so a cache keyed by it loads the new content."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (os.path.realpath(path), info.st_mtime_ns, info.st_size)
 
 
 def is_model_spec(spec: str) -> bool:
