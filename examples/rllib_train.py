@@ -75,7 +75,8 @@ def main() -> None:
     progress = json.loads((run_dir / "progress.json").read_text())
     print(f"env steps/s over the run: {progress[-1]['env_steps_per_s']:.0f}")
     if args.games and get_game(name).game_class()(**params).num_players == 2:
-        print(f"win rate vs random: {win_rate_vs_random(str(run_dir), args.games):.1%} ({args.games} games)")
+        rate = win_rate_vs_random(str(run_dir), args.games, seed=args.seed)  # the run's own seed
+        print(f"win rate vs random: {rate:.1%} ({args.games} games)")
 
 
 if __name__ == "__main__":

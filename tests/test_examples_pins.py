@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import re
 import runpy
 import sys
@@ -757,3 +758,26 @@ def test_rllib_win_rate_counts_the_policys_own_wins_in_both_seats(monkeypatch: p
     # a draw (Octi cut after 2 turns: every return 0) is no win
     Policy.game, Policy.spec = get_game("octi").game_class()(max_turns=2), "random"
     assert mod.win_rate_vs_random("unused", 4, seed=0) == 0.0
+
+
+def test_rllib_train_evaluates_with_the_runs_own_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rllib_train.py --seed S`` deals its evaluation games from S too: at seed 0 whatever the
+    run, two seeds' runs were judged on the same 200 deals (the training itself replaced here)."""
+    pytest.importorskip("ray")
+    mod = _example_module("rllib_train")
+    (tmp_path / "progress.json").write_text(json.dumps([{"env_steps_per_s": 123.0}]))
+    seen: list[tuple[str, int, int]] = []
+
+    def rate(run_dir: str, games: int, seed: int = 0) -> float:
+        seen.append((run_dir, games, seed))
+        return 0.5
+
+    monkeypatch.setattr(mod, "train_rllib", lambda args, params, config: tmp_path)
+    monkeypatch.setattr(mod, "win_rate_vs_random", rate)
+    monkeypatch.setattr(sys, "argv", ["rllib_train.py", "--seed", "7", "--games", "30"])
+    capsys.readouterr()
+    mod.main()
+    assert seen == [(str(tmp_path), 30, 7)]
+    assert capsys.readouterr().out == "env steps/s over the run: 123\nwin rate vs random: 50.0% (30 games)\n"
