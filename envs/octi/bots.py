@@ -21,7 +21,7 @@ import numpy as np
 from envs.core.bots import BotFactory, RandomBot, ScoringBot
 from envs.core.game import GameState
 from envs.octi.board import SET_BITS, Geometry
-from envs.octi.rules import OVER, State
+from envs.octi.rules import CAPTURE, OVER, State
 
 WIN = 10_000.0
 
@@ -29,8 +29,10 @@ WIN = 10_000.0
 def _material(st: State, seat: int) -> float:
     """Pods alive (board + reserve) and prong supply of ``seat`` minus the opponent's."""
     P = st.P
-    gone = set(st.cmarks)
-    if st.phase != OVER:  # pods on squares jumped this turn count as taken by the mover
+    gone = set(st.cmarks)  # pods marked `capture` this turn
+    if st.phase == CAPTURE:  # decided pods have left the queue: a spared one stays alive
+        gone |= {g for g in st.cqueue if g // P != st.to_move}
+    elif st.phase != OVER:  # pods on squares jumped this turn count as taken by the mover
         gone |= {g for g in range(2 * P) if st.pos[g] in st.jorder and g // P != st.to_move}
     alive = [0, 0]
     for g, sq in enumerate(st.pos):
