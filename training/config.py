@@ -281,6 +281,7 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
     """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights. In a
     comma list a ``k=v`` item continues the bot spec before it, so a spec keeps all its
     parameters: ``"random,mcts:sims=50,c=0.5"`` is ``random`` and ``mcts:sims=50,c=0.5``.
+    In a list each item weighs 1, so ``"random,random,heuristic"`` is ``{random: 2, heuristic: 1}``.
     Errors name ``option``."""
     if isinstance(value, str):
         items: list[str] = []
@@ -296,12 +297,17 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
         weights = {}
         for k, v in value.items():
             try:
+                if isinstance(v, bool):  # `true` is no weight (validate refuses bools everywhere)
+                    raise TypeError
                 weights[str(k)] = float(v)
             except (TypeError, ValueError):
                 raise ValueError(f"{option}: the weight of {k!r} must be a number, got {v!r}") from None
         return weights
-    if isinstance(value, list):
-        return dict.fromkeys((str(v) for v in value), 1.0)
+    if isinstance(value, list):  # weight 1 per item: a spec named twice is drawn twice as often
+        counts: dict[str, float] = {}
+        for v in value:
+            counts[str(v)] = counts.get(str(v), 0.0) + 1.0
+        return counts
     raise ValueError(f"{option} must be a comma list, a list or a mapping, got {value!r}")
 
 
@@ -312,17 +318,21 @@ def default_config_path(env: str) -> Path | None:
 
 def read_yaml(path: str | Path) -> dict[str, Any]:
     try:
-        with open(path) as f:
-            data = yaml.safe_load(f) or {}
+        with open(path, encoding="utf-8") as f:  # whatever the locale: YAML files are UTF-8
+            data = yaml.safe_load(f)
     except FileNotFoundError as exc:
         raise ValueError(f"no config file {str(path)!r}") from exc
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         at = f" at line {where.line + 1}, column {where.column + 1}" if where is not None else ""
         problem = getattr(exc, "problem", None) or "malformed"
         raise ValueError(f"{path}: not valid YAML{at} ({problem})") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a mapping at the top level")
+    if data is None:  # an empty file (or only comments): no options
+        return {}
+    if not isinstance(data, dict):  # `[]`, `false` or `0` too: not read as no options
+        raise ValueError(f"{path}: expected a mapping at the top level, got {type(data).__name__}")
     return data
 
 

@@ -248,10 +248,16 @@ def test_opponent_lists_are_parsed_as_written() -> None:
     inside the env after Ray started)."""
     assert parse_opponents("random, self") == {"random": 1.0, "self": 1.0}
     assert parse_opponents(["random", "self"]) == {"random": 1.0, "self": 1.0}
+    # as the SB3 trainer reads them: a k=v item continues the spec before it (not an opponent
+    # of its own named `c=0.5`), a spec named twice is drawn twice as often, a bool is no weight
+    assert parse_opponents("random,mcts:sims=5,c=0.5") == {"random": 1.0, "mcts:sims=5,c=0.5": 1.0}
+    assert parse_opponents(("self", "random", "self")) == {"self": 2.0, "random": 1.0}
+    with pytest.raises(ValueError, match="the weight of 'random' must be a number, got True"):
+        parse_opponents({"random": True})
     for bad, shown in (
         ({"random": 0}, "{'random': 0}"),
         ({"random": 1.0, "self": 0.0}, "'self': 0.0"),
-        ("", "[]"),
+        ("", "got ''"),
         ({"random": float("nan")}, "{'random': nan}"),
         ({"random": 1.0, "self": float("inf")}, "'self': inf"),
     ):

@@ -37,13 +37,16 @@ def require_rllib(what: str) -> None:
 
 
 def parse_opponents(value: Any) -> dict[str, float]:
-    """``"random,self"``, a list, or ``{spec: weight}`` -> weights (``"self"``: learning agents)."""
-    if isinstance(value, str):
-        value = [v.strip() for v in value.split(",") if v.strip()]
+    """``"random,self"``, a list, or ``{spec: weight}`` -> weights (``"self"``: learning agents),
+    read as the SB3 trainer reads them (:func:`training.config.parse_opponents`: a ``k=v`` item
+    continues the bot spec before it, a spec named twice weighs 2)."""
+    from training.config import parse_opponents as read_weights
+
     if isinstance(value, Mapping):
-        out = {str(k): float(v) for k, v in value.items()}
-    else:
-        out = dict.fromkeys((str(v) for v in value), 1.0)
+        value = dict(value)
+    elif isinstance(value, tuple):
+        value = list(value)
+    out = read_weights(value)
     if not out or not all(0 < w < math.inf for w in out.values()):  # NaN too
         raise ValueError(
             f"opponents must name at least one opponent, each with a finite weight > 0, got {value!r}"
