@@ -245,8 +245,18 @@ class OpponentPool:
         bots: Mapping[str, Any],
         **kwargs: Any,
     ) -> OpponentPool:
-        """``["random", "heuristic", "self"]`` (equal weights) or ``{"random": 1, "self": 3}``."""
-        weights = dict(specs) if isinstance(specs, Mapping) else dict.fromkeys(specs, 1.0)
+        """``["random", "heuristic", "self"]`` (weight 1 per item: a spec named twice weighs 2)
+        or ``{"random": 1, "self": 3}``."""
+        if isinstance(specs, str):
+            raise ValueError(
+                f"opponent specs must be a list or a mapping of weights, got the string {specs!r}"
+            )
+        weights: dict[str, Any] = {}
+        if isinstance(specs, Mapping):
+            weights = dict(specs)
+        else:
+            for spec in specs:
+                weights[spec] = weights.get(spec, 0.0) + 1.0
         kwargs.setdefault("fallback", make_bot(game, "random", dict(bots)))
         pool = cls(**kwargs)
         for spec, weight in weights.items():

@@ -214,6 +214,20 @@ def test_a_spec_named_twice_weighs_twice_and_a_bool_is_no_weight() -> None:
         parse_opponents({"random": True})
 
 
+def test_the_opponent_pool_weighs_a_list_as_the_config_does() -> None:
+    """``OpponentPool.from_specs`` (the Python API behind ``opponents``) counts a repeated spec
+    twice as the config does, and a bare string is refused rather than read letter by letter."""
+    from envs.core.registry import get_game
+    from training.players import OpponentPool
+
+    info = get_game("over_and_out")
+    game = info.game_class()(num_players=2)
+    pool = OpponentPool.from_specs(game, ["random", "heuristic", "random"], info.bots())
+    assert {spec: group.weight for spec, group in pool.groups.items()} == {"random": 2.0, "heuristic": 1.0}
+    with pytest.raises(ValueError, match=r"^opponent specs must be a list or a mapping of weights, got"):
+        OpponentPool.from_specs(game, "random", info.bots())
+
+
 # ----------------------------------------------------- the saved config, resumes
 def test_the_saved_config_holds_every_resolved_option(tmp_path: Path) -> None:
     """``<out>/config.yaml`` is the resolved config, every option included (defaults too), and
