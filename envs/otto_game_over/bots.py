@@ -234,7 +234,8 @@ class HeuristicBot(ScoringBot):
     """Rules of thumb: score, never set up the next player (above all not an 8), save with
     Infinity, and use cards when a simulation says they pay.
 
-    Its choice is the best of :meth:`scores` (Quantum Leap moves: a random sample of them);
+    Its choice is the best of :meth:`scores` (Quantum Leap moves: a random sample of them and
+    every one that closes an 8);
     ``scores`` also serves as the MCTS prior (``mcts:prior=heuristic``).
     """
 
@@ -331,8 +332,11 @@ class HeuristicBot(ScoringBot):
         if A.NO_CARD in legal:
             others.insert(0, A.NO_CARD)  # keeping the cards wins ties
         values = self._card_values(st, others, rng)
-        if len(quantum) > QUANTUM_SAMPLE:  # hundreds of moves: try a random sample of them
-            quantum = [quantum[i] for i in rng.choice(len(quantum), QUANTUM_SAMPLE, replace=False)]
+        if len(quantum) > QUANTUM_SAMPLE:  # hundreds of moves: try a random sample of them,
+            sample = [quantum[i] for i in rng.choice(len(quantum), QUANTUM_SAMPLE, replace=False)]
+            kept = set(sample)  # and every leap that closes an 8 (it may win the match at once):
+            eights = [a for a in quantum if a not in kept and _closes_eight(st, a)]  # board only
+            quantum = sample + eights
         tried = others + quantum
         values += self._card_values(st, quantum, rng)
         return tried[int(np.argmax(values))]  # the first of the best
@@ -403,6 +407,11 @@ def _quantum_gain(st: State, a: int) -> float | None:
             supply[shape] -= 1
             gain += SHAPE_POINTS[shape]
     return float(gain)
+
+
+def _closes_eight(st: State, a: int) -> bool:
+    """Does Quantum Leap ``a`` close an 8 (read off the board, as :func:`_quantum_gain`)?"""
+    return _quantum_gain(st, a) is None
 
 
 def _effect(a: int) -> int:
