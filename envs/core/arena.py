@@ -98,6 +98,7 @@ def play_match(
                 f"bots[{i}] must be a bot with act(state, seat, rng) (envs.core.bots.make_bot builds one "
                 f"from a spec such as 'heuristic'), got {bot!r}"
             )
+    seed, games = int(seed), int(games)  # Python ints: a numpy seed would overflow in seed * 1_000_003
     res = MatchResult()
     for g in range(games):
         shift = g % n
