@@ -19,8 +19,9 @@ for the episode and rewards are read by seat, never by "who moves next".
 
 Observations are ``game.observe(state, seat)`` (the same array the AEC env puts under
 ``"observation"``), masks are ``state.legal_mask()`` (its ``"action_mask"``). A masked-out
-move ends the episode with ``illegal_reward`` (-1; ``info["illegal_action"]``), as PettingZoo's
-``TerminateIllegalWrapper``; an index outside ``[0, num_actions)`` is no move at all and raises
+move ends the episode with ``illegal_reward`` (-1; ``info["illegal_action"]``) as its return, as
+PettingZoo's ``TerminateIllegalWrapper`` (its step pays ``illegal_reward`` less what the episode
+paid before, so the rewards still sum to the return); an index outside ``[0, num_actions)`` is no move at all and raises
 ``ValueError``, as in the AEC env.
 
     env = SingleAgentEnv(game, OpponentPool.from_specs(game, ["random"], bots))
@@ -301,7 +302,13 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             sides = self.game.num_players // max(1, len(self._team))
             info.update(illegal_action=True, outcome="loss", placement=float(sides))
             info["return"] = self.illegal_reward
-            return self._obs(), self.illegal_reward, True, False, info
+            # the episode's rewards sum to illegal_reward, as the AEC env's cumulative reward:
+            # what was paid before (a match won, a partner knocked out) is taken back here
+            reward, self._paid = self.illegal_reward - self._paid, self.illegal_reward
+            if self._evaluate is not None:  # the end of the episode: phi = 0, as any other end
+                reward += self.shaping * (0.0 - self._phi)
+                self._phi = 0.0
+            return self._obs(), reward, True, False, info
         state.apply(a)
         self._play_others()
         now = float(state.returns()[self.seat])
@@ -352,9 +359,12 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             if state.is_terminal():
                 info["placement"] = placement(returns, self.seat, team)
                 info["outcome"] = outcome(returns, self.seat, team)
-            else:  # eliminated while the others play on: behind everyone still in
-                alive = set(range(self.game.num_players)) - set(state.eliminated()) - team
-                info["placement"] = 1.0 + len(alive)
+            else:  # eliminated while the others play on: behind every side still in
+                out = set(state.eliminated())
+                sides = {
+                    team_seats(self.game, s) for s in range(self.game.num_players) if s not in out | team
+                }
+                info["placement"] = 1.0 + len(sides)  # in 2v2 the other team counts once
                 info["outcome"] = "loss"
             info["return"] = float(returns[self.seat])
         return info
