@@ -163,9 +163,11 @@ then material, then supply); ``heuristic`` (greedy plus: never end a turn that l
 opponent land on a base next turn, keep pods out of enemy jumps, shorten the prong path of
 the closest pods to a free enemy base). Measured with ``envs.core.arena.play_match``,
 seats alternating, default parameters, ``seed=1``: heuristic vs random 500/500 wins in basic
-and 500/500 in x_fast, 494 W / 5 D / 1 L in x_classic; greedy vs random 280 W / 17 D / 203 L
+and 500/500 in x_fast, 496 W / 3 D / 1 L in x_classic; greedy vs random 283 W / 16 D / 201 L
 (basic). The bots are deterministic up to random tie-breaks, so another seed moves these a
-little (``seed=0``: x_fast 499 W / 1 L, greedy vs random 282 / 24 / 194).
+little (``seed=0``: x_fast 499 W / 1 L, greedy vs random 280 / 22 / 198). Measured 2026-12-07,
+after the fix that made both bots capture every enemy pod of a jump series (they had spared
+one about half the time when a series jumped two: 494 / 5 / 1 and 280 / 17 / 203 before).
 
 **MCTS** (``mcts``, ``envs/core/mcts.py``): this game's ``mcts_defaults`` are ``depth=0,
 prior=heuristic`` (new nodes' moves ordered and biased by the heuristic's scores, leaves valued
