@@ -439,7 +439,7 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
             return s.action_to_string(int(action))
         try:
             return str(self._shared.engine.action_to_string(int(action)))
-        except RuntimeError:  # Octi's notation needs the position of the mover
+        except RuntimeError:  # Octi's and Over and Out's notation need the position (README)
             return f"action {int(action)}"
 
     def is_terminal(self) -> bool:
