@@ -222,6 +222,11 @@ def _check_phase(st: State) -> None:
         if st.result == [0.0, 0.0] and in_turn:
             raise ValueError("only a base win ends the game in the middle of a turn")
         return
+    if st.turn >= st.config.turn_limit:  # OCT-45: the game ended as a draw at the limit
+        raise ValueError(
+            f"turn {st.turn} of a running game must be below the turn limit {st.config.turn_limit} "
+            "(OCT-45: at the limit the game is over, a draw)"
+        )
     if ph == MAIN:
         if in_turn or st.pending or st.finished or st.active != -1 or st.last_jump:
             raise ValueError(f"phase {PHASE_NAMES[ph]} cannot carry turn state")
