@@ -173,8 +173,9 @@ one about half the time when a series jumped two: 494 / 5 / 1 and 280 / 17 / 203
 prior=heuristic`` (new nodes' moves ordered and biased by the heuristic's scores, leaves valued
 at once by ``evaluate``). Basic, seats rotated, 100 games each (``examples/mcts_strength.py
 --games octi --seed 3``): ``mcts:sims=50`` wins 1.00 against random and greedy and 0.89
-[0.81, 0.94] against heuristic; ``mcts:sims=200`` 1.00, 1.00 and 0.87 [0.79, 0.92] (0.83
-[0.75, 0.89] at another seed). The core defaults (depth-2 random rollouts, no prior) score
+[0.81, 0.94] against heuristic; ``mcts:sims=200`` 1.00, 1.00 and 0.86 [0.78, 0.92] (0.83
+[0.75, 0.89] at another seed; 0.87 before the bots' capture fix of 2026-12-07, which changed
+both the prior and ``heuristic``; re-measured after it, the rest unchanged). The core defaults (depth-2 random rollouts, no prior) score
 0.45 against heuristic; ``rollout=heuristic,depth=4`` reaches 1.00 at a fiftieth of the speed.
 
 **Speed** (uniform random play, ``eightfold bench --games octi --seconds 3``, which runs
