@@ -17,14 +17,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import envs.core.openspiel as eos  # noqa: E402
 from envs.core.registry import get_game  # noqa: E402
 from tests.core.helpers import position_json  # noqa: E402
-
-
-def play(state: Any, seed: int, steps: int) -> None:
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        state.apply_action(int(rng.choice(state.legal_actions())))
+from tests.core.test_openspiel import play  # noqa: E402
 
 
 # ------------------------------------------------------------------ game type

@@ -101,17 +101,22 @@ def test_solo_eight_gain_is_ten_plus_points() -> None:
         assert placement_gain(st, st.string_to_action(move))[0] == 11.0
 
 
-def test_solo_victory_value_counts_shapes_left_unmarked() -> None:
-    """OGO-62: a victory scores 32 + 2 per empty square - 1 per unmarked shape. In S15 with the
-    supply already empty, each forced 8 closes a small circle no marker can take: 41, not 42;
-    the heuristic's value equals the return of playing it."""
+def _s15(small_markers: int) -> State:
+    """Solo S15's board with ``small_markers`` small markers left (no big or square one)."""
     pos = {
         "board": board(S15_BOARD),
         "shapes": S15_SHAPES,
         "tower": ["D10"],
-        "markers": [{"small": 0, "big": 0, "square": 0}],
+        "markers": [{"small": small_markers, "big": 0, "square": 0}],
     }
-    st = make(pos, num_players=1)
+    return make(pos, num_players=1)
+
+
+def test_solo_victory_value_counts_shapes_left_unmarked() -> None:
+    """OGO-62: a victory scores 32 + 2 per empty square - 1 per unmarked shape. In S15 with the
+    supply already empty, each forced 8 closes a small circle no marker can take: 41, not 42;
+    the heuristic's value equals the return of playing it."""
+    st = _s15(small_markers=0)
     for move in ("drawn e1 r0", "drawn e1 r3"):
         a = st.string_to_action(move)
         after = st.clone()
@@ -125,13 +130,7 @@ def test_solo_eight_with_a_marker_still_in_the_supply_is_no_victory() -> None:
     """OGO-61: a victory needs every marker placed and an 8. S15 with two small markers in the
     supply: the forced 8 places one, one is left, so the match goes on and the value is that of
     a running match (below ``solo_value(1.0)`` = 0.5), the evaluation after playing it."""
-    pos = {
-        "board": board(S15_BOARD),
-        "shapes": S15_SHAPES,
-        "tower": ["D10"],
-        "markers": [{"small": 2, "big": 0, "square": 0}],
-    }
-    st = make(pos, num_players=1)
+    st = _s15(small_markers=2)
     for move in ("drawn e1 r0", "drawn e1 r3"):
         a = st.string_to_action(move)
         after = st.clone()

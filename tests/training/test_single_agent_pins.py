@@ -35,6 +35,16 @@ def test_a_solo_game_scores_by_the_sign_of_its_return() -> None:
     assert info["return"] == 0.0 and info["outcome"] == "draw"
 
 
+def _play_out(env: SingleAgentEnv, action: int) -> tuple[float, dict[str, Any]]:
+    """Step ``action`` until the learner's episode ends: (sum of rewards, last info)."""
+    total, done, info = 0.0, False, {}
+    while not done:
+        _obs, reward, term, trunc, info = env.step(action)
+        total += float(reward)
+        done = term or trunc
+    return total, info
+
+
 def test_a_2v2_game_lost_by_the_team_is_a_loss_placed_second() -> None:
     """2v2: the learner (seat 0) and its partner (seat 2) both lose -1/3; the partner's equal
     return must not make the game a draw, and the place is 2 of the two sides (not 3.5 of
@@ -42,15 +52,11 @@ def test_a_2v2_game_lost_by_the_team_is_a_loss_placed_second() -> None:
     game = ToyGame(num_players=4, teams=True, target=6)
     env = SingleAgentEnv(game, _pool(AddOne(game)), seat=0, partner=AddOne(game))
     env.reset(seed=0, options={"total": 1})
-    done, rewards = False, []
-    while not done:
-        _o, r, term, trunc, info = env.step(0)
-        rewards.append(r)
-        done = term or trunc
+    total, info = _play_out(env, 0)
     assert env.state.is_terminal()
     returns = env.state.returns()
     assert returns[0] == returns[2] == pytest.approx(-1 / 3) and returns[1] == pytest.approx(1 / 3)
-    assert sum(rewards) == pytest.approx(-1 / 3)
+    assert total == pytest.approx(-1 / 3)
     assert info["outcome"] == "loss" and info["placement"] == 2.0
     assert outcome(returns, 0, frozenset({0, 2})) == "loss"
     assert placement(returns, 2, frozenset({0, 2})) == 2.0
@@ -62,15 +68,11 @@ def test_a_2v2_game_won_by_the_team_is_a_win_placed_first() -> None:
     game = ToyGame(num_players=4, teams=True, target=6)
     env = SingleAgentEnv(game, _pool(AddOne(game)), seat=0, partner=AddOne(game))
     env.reset(seed=0)
-    done, rewards = False, []
-    while not done:
-        _o, r, term, trunc, info = env.step(0)
-        rewards.append(r)
-        done = term or trunc
+    total, info = _play_out(env, 0)
     assert env.state.is_terminal()
     returns = env.state.returns()
     assert returns[0] == returns[2] == pytest.approx(1 / 3)
-    assert sum(rewards) == pytest.approx(1 / 3)
+    assert total == pytest.approx(1 / 3)
     assert info["outcome"] == "win" and info["placement"] == 1.0
 
 
@@ -388,16 +390,6 @@ def test_a_saved_snapshot_joins_its_group_as_a_sampling_player(monkeypatch: pyte
     solo_pool = SingleAgentEnv(ToyGame(num_players=2), _pool(RandomBot(game)))
     with pytest.raises(RuntimeError, match="partner is not a pool"):
         solo_pool.add_policy_opponent("runs/x/snap_3.zip", group="partner")
-
-
-def _play_out(env: SingleAgentEnv, action: int) -> tuple[float, dict[str, Any]]:
-    """Step ``action`` until the learner's episode ends: (sum of rewards, last info)."""
-    total, done, info = 0.0, False, {}
-    while not done:
-        _obs, reward, term, trunc, info = env.step(action)
-        total += float(reward)
-        done = term or trunc
-    return total, info
 
 
 def test_a_2v2_team_knocked_out_while_the_rivals_play_on_is_placed_second() -> None:
