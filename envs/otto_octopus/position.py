@@ -201,6 +201,10 @@ def _load_flow(st: State, pos: Mapping[str, Any]) -> None:
         raise ValueError("phase 'swap' needs a tile in the mover's hand and in an opponent's (OTP-24)")
     if st.phase == RETURN and not hand:
         raise ValueError("phase 'return' needs a tile in the mover's hand (OTP-26)")
+    if st.phase == RETURN and not st.pile:
+        raise ValueError(
+            "phase 'return' needs a tile in the pile (OTP-26: with the pile empty the return is skipped)"
+        )
     _settle(st)
 
 
