@@ -156,7 +156,9 @@ position schema::
 Only ``hands`` is required. On input a placement may also be written as its action
 (``"place straight d6"``) and ``to_move`` as an agent name (``"player_1"``); ``snapshot()``
 always writes the forms above. Placements are replayed through every placement rule; a hand
-holds at most 3 tiles; every problem raises ``ValueError`` naming the key. After loading
+holds at most 3 tiles; every problem raises ``ValueError`` naming the key. The phase must be
+one play can reach: ``swap`` needs a tile in the mover's hand and in an opponent's (OTP-24),
+``return`` one in the mover's hand and one in the pile (OTP-26). After loading
 the automatic steps run (a pending skip of the seat to move, an automatic pass, the end).
 
 Decisions where the spec was open
