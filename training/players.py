@@ -251,12 +251,9 @@ class OpponentPool:
             raise ValueError(
                 f"opponent specs must be a list or a mapping of weights, got the string {specs!r}"
             )
-        weights: dict[str, Any] = {}
-        if isinstance(specs, Mapping):
-            weights = dict(specs)
-        else:
-            for spec in specs:
-                weights[spec] = weights.get(spec, 0.0) + 1.0
+        from training.config import parse_opponents  # the config's reading of a list
+
+        weights: dict[str, Any] = dict(specs) if isinstance(specs, Mapping) else parse_opponents(list(specs))
         kwargs.setdefault("fallback", make_bot(game, "random", dict(bots)))
         pool = cls(**kwargs)
         for spec, weight in weights.items():
