@@ -145,7 +145,8 @@ def play_game(
     record: dict[str, Any] | None = None,
 ) -> np.ndarray:
     """One game, ``players[s]`` in seat ``s``, from the initial position (or ``start``); the
-    final returns per seat. A ``record`` dict given is filled with the game's first state
+    final returns per seat (``RuntimeError`` if it is not over after ``max_steps`` moves,
+    default: the game's ``max_game_length``). A ``record`` dict given is filled with the game's first state
     (``"options": {"state": state.to_dict()}``, the reset options that set it up again,
     its generator included), its moves in notation (``"moves"``) and whether the game was cut
     off at its step limit (``"truncated"``)."""
@@ -165,8 +166,9 @@ def play_game(
         if moves is not None:
             moves.append(state.action_to_string(action))
         state.apply(action)
-    else:
-        raise RuntimeError("a game ran past the game's max_game_length")
+    if not state.is_terminal():  # a game that ends on its last allowed step is no error
+        what = f"max_steps={max_steps}" if max_steps is not None else "the game's max_game_length"
+        raise RuntimeError(f"a game ran past {what}")
     if record is not None:
         record["truncated"] = bool(state.is_truncated())  # cut off at the game's step limit
     return np.asarray(state.returns(), dtype=np.float64)

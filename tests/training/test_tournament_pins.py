@@ -143,3 +143,21 @@ def test_a_score_of_half_a_game_has_a_positive_lower_bound() -> None:
     lo, hi = wilson(0.5, 10)
     assert lo == pytest.approx(0.00524, abs=2e-5) and hi == pytest.approx(0.34454, abs=2e-5)
     assert wilson(0.5, 1000)[0] > 0.0
+
+
+def test_max_steps_allows_a_game_of_exactly_that_length_and_names_itself() -> None:
+    """``play_game(max_steps=k)``: a game that ends on its k-th move is a result, not an error
+    (the loop's ``else`` raised whenever all k moves were played), and a game still running
+    after k moves raises naming ``max_steps``, not the game's ``max_game_length``."""
+    from tests.core.test_mcts import NimGame
+    from training.tournament import play_game
+
+    game = NimGame(stones=5)
+    bots = [RandomBot(game), RandomBot(game)]
+    record: dict[str, object] = {}
+    full = play_game(game, bots, seed=3, record=record)
+    length = len(record["moves"])  # type: ignore[arg-type]
+    assert length >= 2
+    assert play_game(game, bots, seed=3, max_steps=length).tolist() == full.tolist()
+    with pytest.raises(RuntimeError, match=rf"^a game ran past max_steps={length - 1}$"):
+        play_game(game, bots, seed=3, max_steps=length - 1)
