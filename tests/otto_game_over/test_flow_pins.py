@@ -12,6 +12,7 @@ import pytest
 
 from envs.otto_game_over.game import OttoGameOverGame
 from tests.otto_game_over.helpers import board, legal, make, p_eight, play
+from tests.otto_game_over.test_bots_pins import S15_SHAPES
 from tests.otto_game_over.test_mutation_gaps import TIE_BREAK_POS
 from tests.otto_game_over.test_scenarios import S14_BOARD, S15_BOARD
 
@@ -71,13 +72,6 @@ def test_match_episode_tied_match_names_both_winners() -> None:
     play(st, "table b1 r2")
     assert st.is_terminal() and st.match_scores == [1, 1]
     assert game.infos(st, 0)["winners"] == [0, 1] and list(st.returns()) == [0.0, 0.0]
-
-
-S15_SHAPES: dict[str, int | None] = {
-    **{f"big@{v}": 0 for v in ("vc3", "vd3", "vc4", "vd4")},
-    **{f"square@{v}": 0 for v in ("vc1", "vc6", "vd6")},
-    **{f"small@{v}": 0 for v in ("va1", "va6", "vf6")},
-}
 
 
 def test_solo_victory_infos_reward_range_and_zero_sum() -> None:

@@ -18,6 +18,8 @@ import numpy as np
 from envs.otto_game_over.game import OttoGameOverGame
 from envs.otto_game_over.rules import State
 from tests.otto_game_over.helpers import board, legal, make, p_eight, play, shapes
+from tests.otto_game_over.test_scenarios import S14_BOARD as S14_TEXT
+from tests.otto_game_over.test_scenarios import S15_BOARD
 
 #: (offset, size) of the observation blocks read here (env doc, "Observation")
 LAYOUT = {
@@ -42,26 +44,7 @@ LAYOUT = {
 VE4 = 3 * 6 + 4
 
 #: spec §9 S14: 23 tiles, b1 the last empty square
-S14_BOARD = board(
-    """
-     a      b      c      d      e
-5  B7/3   Z0/0   D10/1  G16/2  E12/1
-4  C8/1   F12/1  A4/3   C8/3   A4/0
-3  Z0/2   F12/3  C8/0   B7/1   E12/3
-2  G16/3  F12/2  B7/3   A4/3   Z0/0
-1  F12/1  .      A4/1   C8/3   D10/1
-"""
-)
-
-#: spec §9 S15 (solo)
-S15_BOARD = """
-     a      b      c      d      e
-5  A4/0   G16/0  G16/0  G16/0  A4/0
-4  .      E12/1  C8/0   E12/0  .
-3  .      C8/0   C8/0   C8/0   .
-2  .      E12/0  C8/0   E12/1  B7/1
-1  A4/0   B7/3   G16/0  A4/0   .
-"""
+S14_BOARD = board(S14_TEXT)
 
 S3_POS: dict[str, Any] = {
     "board": {"c3": "C8/0", "d3": "E12/0", "d4": "E12/1", "e3": "E12/1"},
