@@ -309,7 +309,12 @@ class State(GameState):
     # --------------------------------------------------------------- notation
     def action_to_string(self, action: int) -> str:
         bits = self.legal_bits()
-        if isinstance(action, (int, np.integer)) and 0 <= action < NUM_ACTIONS and (bits >> int(action)) & 1:
+        if (
+            isinstance(action, (int, np.integer))
+            and not isinstance(action, bool)  # True is no index here, as in apply()
+            and 0 <= action < NUM_ACTIONS
+            and (bits >> int(action)) & 1
+        ):
             return ACTION_STRINGS[int(action)]
         return f"illegal {action}"
 

@@ -43,6 +43,24 @@ def test_a_bool_is_never_an_action(game_config: tuple[str, dict[str, Any]]) -> N
             assert state.to_dict() == before
 
 
+def test_a_bool_is_never_named_as_an_action(game_config: tuple[str, dict[str, Any]]) -> None:
+    """``action_to_string(True)`` printed Over and Out's legal ``play 1`` although ``apply(True)``
+    is refused, so a tool that prints a move before playing it showed one the engine rejects.
+    It bit only where action 0 or 1 is legal (the indices a bool could pass for), which random
+    games reach in every game but Otto the Octopus (whose 0 and 1 place a straight at a1 and b1)."""
+    name, params = game_config
+    game = GAMES[name].game_class()(**params)
+    rng = np.random.default_rng(11)
+    for episode in range(20):
+        state = game.new_initial_state(np.random.default_rng(episode))
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            for bad in (True, False, np.True_, np.False_):
+                assert state.action_to_string(bad).startswith("illegal")
+            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+
+
 def test_returns_are_a_fresh_writable_array(game_config: tuple[str, dict[str, Any]]) -> None:
     """Otto the Octopus handed out one shared read-only array of zeros until the end, so
     search code that edits returns in place failed there only."""
