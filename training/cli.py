@@ -123,8 +123,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     from training.position import reset_to_position
 
     entry = get_game(args.env)
+    env = entry.env(render_mode="rgb_array", **_env_params(args))  # bad parameters: no folder made
     output_file("--out", args.out)
-    env = entry.env(render_mode="rgb_array", **_env_params(args))
     given = reset_to_position(env, args.seed, args.options, args.moves)
     rng = np.random.default_rng([args.seed, 1])  # not the deal's own stream, default_rng(seed)
     played = 0
@@ -151,30 +151,34 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     learner_only = {
         "--param": args.param != [],
-        "--timesteps": args.timesteps != LEARNER_TIMESTEPS,
-        "--policy": args.policy,
+        "--timesteps": args.timesteps is not None,  # None: not given (its own default too is refused)
+        "--policy": args.policy is not None,
         "--set": args.set != [],
     }
     play_only = {
-        "--seed": args.seed != 0,
+        "--seed": args.seed is not None,
         "--games": args.games is not None,
-        "--seconds": args.seconds != BENCH_SECONDS,
+        "--seconds": args.seconds is not None,
         "--mcts": args.mcts,
         "--memory": args.memory,
         "--openspiel": args.openspiel,
     }
-    stray = [k for k, on in (play_only if args.learner else learner_only).items() if on]
+    learner = args.learner is not None  # `--learner ""` is a game name to check, not random play
+    stray = [k for k, on in (play_only if learner else learner_only).items() if on]
     if stray:
-        mode = "--learner" if args.learner else "random play (no --learner)"
+        mode = "--learner" if learner else "random play (no --learner)"
         raise ValueError(f"{', '.join(stray)} has no effect with {mode}")
     if args.json:
         output_file("--json", args.json)
-    if getattr(args, "learner", None):
+    if learner:
         from training.bench import learner_bench
 
+        timesteps = LEARNER_TIMESTEPS if args.timesteps is None else args.timesteps
         return learner_bench(
-            args.learner, args.param, args.timesteps, args.json, policy=args.policy, settings=args.set
+            args.learner, args.param, timesteps, args.json, policy=args.policy, settings=args.set
         )
+    seconds = BENCH_SECONDS if args.seconds is None else args.seconds
+    seed = 0 if args.seed is None else args.seed
     from training.bench import format_row, format_rows, run_bench
 
     games = [get_game(g).name for g in args.games] if args.games else None
@@ -183,8 +187,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(format_rows([]), flush=True)  # then each row as it is measured (Ctrl-C keeps those shown)
     rows = run_bench(
         games,
-        args.seconds,
-        args.seed,
+        seconds,
+        seed,
         openspiel=args.openspiel,
         on_row=lambda r: print(format_row(r), flush=True),
     )
@@ -206,7 +210,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         print(f"\n{format_memory_rows([])}", flush=True)
         memory_rows = run_memory_bench(
-            games, args.seconds, args.seed, on_row=lambda r: print(format_memory_row(r), flush=True)
+            games, seconds, seed, on_row=lambda r: print(format_memory_row(r), flush=True)
         )
         records.extend({"mode": "memory", **m.__dict__} for m in memory_rows)
     if args.json:  # strict JSON: a bare NaN would stop jq or JSON.parse
@@ -272,10 +276,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seconds",
         type=float_at_least(0, strict=True),
-        default=BENCH_SECONDS,
-        help="seconds per row (default 3)",
+        default=None,  # None: not given, so --learner can refuse it whatever its value
+        help=f"seconds per row (default {BENCH_SECONDS:g})",
     )
-    p.add_argument("--seed", type=int_at_least(0), default=0)
+    p.add_argument("--seed", type=int_at_least(0), default=None, help="seed of the random play (default 0)")
     p.add_argument("--json", default=None, help="also write the rows as JSON")
     p.add_argument("--mcts", action="store_true", help="also measure MCTS simulations/s per game")
     p.add_argument(
@@ -297,8 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--timesteps",
         type=int_at_least(1),
-        default=LEARNER_TIMESTEPS,
-        help="learn() steps per measurement with --learner",
+        default=None,
+        help=f"learn() steps per measurement with --learner (default {LEARNER_TIMESTEPS})",
     )
     p.add_argument(
         "--policy",

@@ -38,6 +38,10 @@ def parse_params(
             raise ValueError(f"{flag} render_mode: not a game parameter (each command sets the render mode)")
         params[key.strip()] = parse_value(value.strip())
     if variant is not None:
+        if "variant" in params and params["variant"] != variant:
+            raise ValueError(
+                f"--variant {variant!r} and {flag} variant={params['variant']!r} disagree; give the variant once"
+            )
         params["variant"] = variant
     return params
 

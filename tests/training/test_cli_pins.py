@@ -413,3 +413,69 @@ def test_an_unknown_game_is_named_with_the_known_ones(
         capsys.readouterr().err
         == f"eightfold render: error: unknown game 'eightfold/chess-v0'; known: {known}\n"
     )
+
+
+# ----------------------------------------------- defects the round found (fixed with these tests)
+def test_variant_given_twice_must_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--param variant=x_classic --variant x_fast`` drew x_fast without a word; two
+    spellings of one setting that disagree are a usage error naming both (and agreeing
+    ones are fine)."""
+    out = tmp_path / "v.png"
+    args = ["render", "octi", "--param", "variant=x_classic", "--variant", "x_fast", "--out", str(out)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "--variant 'x_fast' and --param variant='x_classic' disagree" in err
+    assert not out.exists()
+    assert (
+        main(["render", "octi", "--param", "variant=x_fast", "--variant", "x_fast", "--out", str(out)]) == 0
+    )
+    assert out.exists()
+
+
+def test_bench_learner_empty_is_a_learner_bench_not_random_play(
+    bench_spy: _BenchSpy, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--learner ""`` (an unset shell variable) ran the whole random-play table; it is the
+    learner bench of a game named "", so the learner's checks apply to it."""
+    assert main(["bench", "--learner", "", "--games", "octi"]) == 2
+    assert "--games has no effect with --learner" in capsys.readouterr().err
+    assert main(["bench", "--learner", ""]) == 0
+    assert [c["what"] for c in bench_spy.calls] == ["learner"] and bench_spy.calls[0]["env"] == ""
+
+
+def test_bench_learner_without_the_spy_names_the_empty_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """Through the real measurement, ``--learner ""`` stops at once with the registry's error."""
+    assert main(["bench", "--learner", "", "--timesteps", "1"]) == 2
+    assert "unknown game ''" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--timesteps", "20000"], "--timesteps has no effect with random play (no --learner)"),
+        (["--learner", "octi", "--seconds", "3"], "--seconds has no effect with --learner"),
+        (["--learner", "octi", "--seed", "0"], "--seed has no effect with --learner"),
+    ],
+)
+def test_bench_refuses_the_other_modes_option_even_at_its_default(
+    args: list[str], message: str, bench_spy: _BenchSpy, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An option the mode ignores was refused only when its value differed from the default,
+    so ``--seconds 3`` with ``--learner`` was silently ignored while ``--seconds 2`` was not."""
+    assert main(["bench", *args]) == 2
+    assert message in capsys.readouterr().err
+    assert bench_spy.calls == []
+
+
+def test_bench_learner_default_timesteps_reach_the_measurement(bench_spy: _BenchSpy) -> None:
+    """Without ``--timesteps`` the learner bench measures the documented 20,000 steps."""
+    assert main(["bench", "--learner", "octi"]) == 0
+    assert bench_spy.calls[0]["timesteps"] == 20_000
+
+
+def test_render_with_a_bad_param_makes_no_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A usage error in the game's parameters left ``--out``'s new folder behind."""
+    folder = tmp_path / "new"
+    assert main(["render", "octi", "--param", "variant=bogus", "--out", str(folder / "v.png")]) == 2
+    assert "variant" in capsys.readouterr().err
+    assert not folder.exists()

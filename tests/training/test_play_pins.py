@@ -210,14 +210,17 @@ def test_param_values_parse_to_their_json_types(text: str, value: Any) -> None:
     assert parse_params([f"k={text}"]) == {"k": value}
 
 
-def test_param_items_ignore_spaces_around_key_and_value_and_variant_wins() -> None:
+def test_param_items_ignore_spaces_around_key_and_value_and_variant_must_agree() -> None:
     """``"num_players = 3"`` names ``num_players`` (not ``"num_players "``, an unknown
-    parameter); ``--variant`` is ``--param variant=...`` and, given too, the one used."""
+    parameter); ``--variant`` is ``--param variant=...``: given both, they must agree (the
+    ``--variant`` once won silently)."""
     from training.params import parse_params
 
-    parsed = parse_params([" num_players = 3 ", "variant=x_classic"], variant="x_fast")
+    parsed = parse_params([" num_players = 3 ", "variant=x_fast"], variant="x_fast")
     assert parsed == {"num_players": 3, "variant": "x_fast"}
     assert type(parsed["num_players"]) is int
+    with pytest.raises(ValueError, match=r"--variant 'x_fast' and --param variant='x_classic' disagree"):
+        parse_params(["variant=x_classic"], variant="x_fast")
     # a value's spaces go too: the words and strings are those typed between them
     assert parse_params(["teams = True ", "variant = x_fast "]) == {"teams": True, "variant": "x_fast"}
 
