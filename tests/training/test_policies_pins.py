@@ -22,6 +22,7 @@ from envs.core.bots import RandomBot
 from tests.training.toy_game import ToyGame
 from training import callbacks as cb_module
 from training.callbacks import BaselineEvalCallback, load_pool
+from training.players import OpponentPool
 from training.policies import (
     SUPPORT_MIN_ACTIONS,
     MaskedPolicy,
@@ -29,33 +30,25 @@ from training.policies import (
     describe,
     policy_class,
 )
+from training.single_agent import SingleAgentEnv
 
 
-# ------------------------------------------------------------------- a fake learner
-class _Logger:
-    """sb3's logger as the evaluation uses it: the scalars it records, by key."""
+# ------------------------------------------------------------------- a real learner
+def _model(steps: int) -> Any:
+    """A real ``MaskablePPO`` on the two-player toy game, ``steps`` learner steps in, whose
+    logger keeps what is recorded (``logger.name_to_value``) and prints nothing."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    def __init__(self) -> None:
-        self.scalars: dict[str, Any] = {}
-
-    def record(self, key: str, value: Any) -> None:
-        self.scalars[key] = value
-
-
-class _Model:
-    """What the evaluation reads of a MaskablePPO model: steps, policy, logger and ``save``."""
-
-    def __init__(self, policy: Any, steps: int = 0) -> None:
-        self.num_timesteps = steps
-        self.policy = policy
-        self.logger = _Logger()
-
-    def get_env(self) -> None:
-        return None
-
-    def save(self, path: Any) -> None:
-        with zipfile.ZipFile(path, "w") as z:
-            z.writestr("steps", str(self.num_timesteps))
+    game = ToyGame(num_players=2)
+    pool = OpponentPool()
+    pool.add("random", "random", RandomBot(game))
+    vec = DummyVecEnv([lambda: SingleAgentEnv(game, pool)])
+    model = MaskablePPO("MlpPolicy", vec, policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
+    model.set_logger(configure(None, []))
+    model.num_timesteps = steps
+    return model
 
 
 class _Clock:
@@ -82,15 +75,6 @@ class _Summary:
 _RESULTS = {"a": (0.25, 0.375), "b": (0.75, 0.875)}
 
 
-def _toy_policy() -> Any:
-    """A fresh policy for the two-player toy game (the shapes ``PolicyPlayer`` checks)."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    game = ToyGame(num_players=2)
-    obs = spaces.Box(0.0, 1.0, tuple(game.observation_shape), np.float32)
-    return MaskableActorCriticPolicy(obs, spaces.Discrete(game.num_actions), lambda _: 1e-3, net_arch=[8])
-
-
 def _scripted(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     """Pairings that report ``_RESULTS``; the list it returns gets each pairing's game ids."""
     games: list[list[int]] = []
@@ -103,7 +87,7 @@ def _scripted(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     return games
 
 
-def _drive(callback: Any, model: _Model, until: int, n_envs: int = 2) -> None:
+def _drive(callback: Any, model: Any, until: int, n_envs: int = 2) -> None:
     """``learn()``'s calls: training start, then one ``on_step`` per vectorised env step."""
     callback.init_callback(model)
     callback.on_training_start({}, {})
@@ -128,14 +112,14 @@ def test_an_evaluation_writes_each_number_under_its_own_name(
     monkeypatch.setattr(cb_module, "time", clock)
     game = ToyGame(num_players=2)
     cb = BaselineEvalCallback(game, {"a": RandomBot, "b": RandomBot}, ["a", "b"], 0, 4, tmp_path)
-    model = _Model(_toy_policy(), steps=1024)
-    cb.init_callback(model)  # type: ignore[arg-type]
+    model = _model(1024)
+    cb.init_callback(model)
     clock.now = 200.0  # a warm start (or building the envs) took 100 s before PPO started
     cb.on_training_start({}, {})
     clock.now = 250.0
     row = cb.evaluate()
     assert games == [[0, 1, 2, 3], [0, 1, 2, 3]], "eval_games (4) games against each baseline"
-    assert model.logger.scalars == {
+    assert dict(model.logger.name_to_value) == {
         "eval/win_rate_a": 0.25, "eval/score_a": 0.375, "eval/win_rate_b": 0.75, "eval/score_b": 0.875,
     }  # fmt: skip
     [line] = (tmp_path / "eval.jsonl").read_text().splitlines()
@@ -157,7 +141,7 @@ def test_the_evaluation_line_is_flushed(tmp_path: Path, monkeypatch: pytest.Monk
     printed: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(cb_module, "print", lambda *a, **k: printed.append((" ".join(a), k)), raising=False)
     cb = BaselineEvalCallback(ToyGame(num_players=2), {"a": RandomBot}, ["a"], 0, 4, tmp_path)
-    cb.init_callback(_Model(_toy_policy(), steps=64))  # type: ignore[arg-type]
+    cb.init_callback(_model(64))
     cb.on_training_start({}, {})
     cb.evaluate()
     [(line, kwargs)] = printed
@@ -171,7 +155,7 @@ def test_a_resumed_run_evaluates_every_n_steps_after_its_start(tmp_path: Path) -
     cb = BaselineEvalCallback(game, {"random": RandomBot}, ["random"], 8, 2, tmp_path)
     seen: list[int] = []
     cb.evaluate = lambda: seen.append(cb.num_timesteps)  # type: ignore[method-assign,assignment,return-value]
-    _drive(cb, _Model(None, steps=100), 116)
+    _drive(cb, _model(100), 116)
     assert seen == [108, 116]
 
 
