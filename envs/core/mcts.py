@@ -586,19 +586,28 @@ def _rollout_bot(game: Game[Any, Any], rollout: str | Bot, table: Mapping[str, A
 def measure_sims_per_second(
     game: Game[Any, Any], spec: str = "mcts:sims=200", positions: int = 5, seed: int = 0
 ) -> float:
-    """Simulations per second of the ``spec`` bot, searched from ``positions`` positions of
-    one seeded random game of ``game`` (the bench and ``examples/mcts_strength.py`` call it)."""
+    """Simulations per second of the ``spec`` bot, searched from ``positions`` positions (each
+    with a choice) of seeded random games of ``game``: one game gives them in the four games
+    here; a short game is followed by more until there are ``positions`` (the bench and
+    ``examples/mcts_strength.py`` call it). ``ValueError`` if 1,000 games hold no choice."""
     bot = make_bot(game, spec, {})
     if not isinstance(bot, MCTSBot):
         raise ValueError(f"{spec!r} is not an mcts spec")
+    if positions < 1:
+        raise ValueError(f"positions must be >= 1, got {positions!r}")
     rng = np.random.default_rng(seed)
-    state = game.new_initial_state(np.random.default_rng(seed + 1))
     found: list[GameState] = []
-    while not state.is_terminal() and len(found) < positions:
-        if rng.random() < 0.2 and int(state.legal_mask().sum()) > 1:
-            found.append(state.clone())
-        legal = legal_indices(state.legal_mask())
-        state.apply(int(legal[rng.integers(legal.size)]))
+    for played in range(1000):  # a short game picks few positions (none, sometimes): play on
+        state = game.new_initial_state(np.random.default_rng(seed + 1 + played))
+        while not state.is_terminal() and len(found) < positions:
+            if rng.random() < 0.2 and int(state.legal_mask().sum()) > 1:
+                found.append(state.clone())
+            legal = legal_indices(state.legal_mask())
+            state.apply(int(legal[rng.integers(legal.size)]))
+        if len(found) == positions:
+            break
+    if not found:
+        raise ValueError(f"no position with a choice in 1,000 random games of {type(game).__name__}")
     sims, spent = 0, 0.0
     for pos in found:
         start = time.perf_counter()

@@ -22,7 +22,7 @@ from envs.core.bots import Bot, ScoringBot, make_bot
 from envs.core.game import Game, GameState
 from envs.core.mcts import MCTSBot, _Node, measure_sims_per_second, share_values
 from envs.core.registry import get_game
-from tests.core.test_mcts import NimGame, TreeGame, TreeState
+from tests.core.test_mcts import HighCardGame, NimGame, TreeGame, TreeState
 
 
 def _node(visits: int, total: float, avail: int) -> _Node:
@@ -231,6 +231,30 @@ def test_measure_sims_per_second_searches_distinct_unfinished_positions(
     assert measure_sims_per_second(NimGame(stones=30), "mcts:sims=4", positions=3, seed=0) > 0
     assert len(searched) == 3 and not any(done for _, done in searched)
     assert len({stones for stones, _ in searched}) == 3
+
+
+def test_measure_sims_per_second_plays_on_until_it_has_its_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game too short to yield ``positions`` positions was measured on fewer, and on none at
+    some seeds, where the rate came out a silent 0.0 simulations/s; now more seeded games are
+    played until there are ``positions``. A game with no choice at all is refused."""
+    searched: list[int] = []
+    original = MCTSBot.search
+
+    def recording(self: MCTSBot, state: Any, player: int, rng: np.random.Generator) -> Any:
+        searched.append(player)
+        return original(self, state, player, rng)
+
+    monkeypatch.setattr(MCTSBot, "search", recording)
+    for seed in range(5):
+        searched.clear()
+        assert measure_sims_per_second(HighCardGame(), "mcts:sims=5", positions=5, seed=seed) > 0
+        assert len(searched) == 5
+    with pytest.raises(ValueError, match="no position with a choice"):
+        measure_sims_per_second(NimGame(stones=1), "mcts:sims=5")
+    with pytest.raises(ValueError, match="positions must be >= 1, got 0"):
+        measure_sims_per_second(NimGame(stones=30), "mcts:sims=5", positions=0)
 
 
 # ------------------------------------------------------------------- share_values
