@@ -51,7 +51,8 @@ the engine, so the rules, the legal moves and the returns are the env's.
 - *Returns and rewards.* ``returns()`` is the engine's; ``rewards()`` is what the last move paid.
   Over and Out pays a seat knocked out before the end (``RewardModel.REWARDS``); the other
   games pay at the end (``TERMINAL``). Utility is ``ZERO_SUM`` where every finished game sums to
-  zero, ``GENERAL_SUM`` otherwise (the solo modes, Over and Out's ``winner_only``).
+  zero, ``GENERAL_SUM`` otherwise (the solo modes, Over and Out's ``winner_only`` with 3 or more
+  players).
 - *Actions* are the env's flat action indices; ``action_to_string`` is the spec's notation.
 - *Serialisation.* ``state.serialize()`` / ``game.deserialize_state(text)`` and pickling work
   (OpenSpiel's Python-game form: a pickle of the wrapped engine state, hidden parts and

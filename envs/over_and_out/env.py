@@ -175,7 +175,8 @@ page's parameters (``first_dealer=-1`` for ``None``, ``deck_counts`` as a nested
 and ``rng_seed``, which seeds the deals. It is a ``SAMPLED_STOCHASTIC``,
 ``IMPERFECT_INFORMATION`` game: the engine shuffles and draws inside. Its reward model is
 ``REWARDS``, since a seat knocked out is paid its placement at once; the utility is
-``GENERAL_SUM`` with ``reward_mode=winner_only``. The observation tensor is the vector above;
+``GENERAL_SUM`` with ``reward_mode=winner_only`` and 3 or more players (with 2, +1 / -1 is
+``ZERO_SUM``). The observation tensor is the vector above;
 the observation string is that vector written sparsely; ``resample_from_infostate`` is
 ``resample_hidden``. OpenSpiel's ISMCTS at 200 simulations scores 0.280 [0.201, 0.375] against
 ``heuristic`` (2 players, 100 games), and ``mcts:sims=200`` beats it 0.780 [0.689, 0.850].
