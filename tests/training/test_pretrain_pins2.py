@@ -190,3 +190,15 @@ def test_a_game_with_symmetries_is_not_augmented_unless_asked(tmp_path: Path) ->
     shown = np.concatenate(seen)
     assert len(shown) == record["rounds"][0]["train"]
     assert all(row.tobytes() in played for row in shown), "a decision was shown turned"
+
+
+def test_a_truncated_teacher_game_ends_its_episode() -> None:
+    """A game cut off at its length limit (Over and Out's ``max_plays``) ends the teacher's
+    episode as a finished one does: each episode then holds at most ``max_plays`` of the
+    learner's decisions, and its returns are those of its own rewards (a collection that
+    waited for a termination stepped a finished game)."""
+    cfg = _cfg(params={"num_players": 2, "max_plays": 4})
+    demos = pt._collect_chunk((cfg, 3, 0, 6, None))
+    assert demos.episodes == 6
+    assert 6 <= len(demos) <= 6 * 4
+    assert np.all(np.abs(demos.returns) <= 1.0 + 1e-6)
