@@ -49,6 +49,9 @@ from training.tournament import (
 MIN_PARALLEL_GAMES = 40
 """Fewer games than this are played in-process: starting workers costs a few seconds."""
 
+EVAL_GAMES = 200  # eightfold eval: games per pairing
+EVAL_WORKERS = 2  # eightfold eval: worker processes
+
 _CACHE: dict[tuple[str, str, str, bool, tuple[str, int, int] | None], Any] = {}
 
 
@@ -65,7 +68,9 @@ def add_parser(sub: Any) -> None:
         default=[],
         help="two or more distinct bot specs, model .zip paths and/or RLlib run directories (each names its rating)",
     )
-    p.add_argument("--games", type=int_at_least(1), default=200, help="games per pairing (default 200)")
+    p.add_argument(
+        "--games", type=int_at_least(1), default=EVAL_GAMES, help=f"games per pairing (default {EVAL_GAMES})"
+    )
     p.add_argument(
         "--mode",
         choices=["first", "all"],
@@ -84,7 +89,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--moves", default=None, metavar="'M1; M2; ...'", help="and these moves in notation, ';'-separated"
     )
-    p.add_argument("--workers", type=int_at_least(1), default=2, help="processes (1 = in this process)")
+    p.add_argument(
+        "--workers", type=int_at_least(1), default=EVAL_WORKERS, help="processes (1 = in this process)"
+    )
     p.add_argument("--stochastic", action="store_true", help="models sample actions (default: best action)")
     p.add_argument("--json", default=None, help="write the results as JSON")
     p.add_argument("--plot", default=None, help="write a PNG of the results")
@@ -298,6 +305,24 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from training.plots import learning_curve, plot_tournament
 
     if args.curve:
+        ignored = {  # a tournament's options: with --curve only --plot has a use
+            "ENV": args.env is not None,
+            "--variant": args.variant is not None,
+            "--param": bool(args.param),
+            "--players": bool(args.players),
+            "--games": args.games != EVAL_GAMES,
+            "--mode": args.mode != "first",
+            "--seed": args.seed != 0,
+            "--options": args.options is not None,
+            "--moves": args.moves is not None,
+            "--workers": args.workers != EVAL_WORKERS,
+            "--stochastic": args.stochastic,
+            "--json": args.json is not None,
+            "--records": args.records is not None,
+        }
+        stray = [k for k, given in ignored.items() if given]
+        if stray:
+            raise ValueError(f"{', '.join(stray)} has no effect with --curve (it takes --plot only)")
         run = Path(args.curve)
         if not (run / "monitor").is_dir() and not (run / "eval.jsonl").is_file():
             raise ValueError(f"--curve: {str(run)!r} is not a training run (no monitor/ or eval.jsonl in it)")

@@ -384,3 +384,24 @@ def test_the_table_prints_the_win_rate_not_the_score() -> None:
     row = format_table(res).splitlines()[2].split()
     lo, hi = pair.summary()["win_rate_ci95"]
     assert row[2:] == ["10", "2", "6", "2", "0.200", f"[{lo:.3f},", f"{hi:.3f}]"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--players", "random", "greedy"], "--players"),
+        (["--json", "r.json"], "--json"),
+        (["octi", "--games", "10"], "ENV, --games"),
+        (["--records", "r.jsonl", "--stochastic"], "--stochastic, --records"),
+    ],
+)
+def test_curve_refuses_the_tournaments_options(
+    extra: list[str], named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``eval --curve RUN --players ... --json r.json`` drew the curve and quietly wrote no
+    ``r.json``: with ``--curve`` the tournament's options are a usage error naming them, and
+    nothing is drawn."""
+    (tmp_path / "eval.jsonl").write_text("")
+    assert main(["eval", "--curve", str(tmp_path), *extra]) == 2
+    assert f"{named} has no effect with --curve" in capsys.readouterr().err
+    assert not (tmp_path / "learning_curve.png").exists()
