@@ -296,12 +296,13 @@ class Game(ABC, Generic[C, S]):
         """The reset option ``"state"`` that every game takes: a whole engine state as
         ``state.to_dict()`` wrote it (hidden parts and the state's own generator included, so
         the rest of the game's chance follows from it, not from the reset's ``rng``); ``None``
-        when the option is absent or ``None``. It sets everything, so it takes no other option,
+        when the option is absent or ``None``. It sets everything, so it takes no other option
+        (one given as ``None`` is absent, as everywhere),
         and its parameters must be this game's (``ValueError`` naming the ones that differ)."""
         d = options.get(STATE_OPTION)
         if d is None:
             return None
-        others = sorted(str(k) for k in options if k != STATE_OPTION)
+        others = sorted(str(k) for k, v in options.items() if k != STATE_OPTION and v is not None)
         if others:
             raise ValueError(
                 f"reset option {STATE_OPTION!r} sets the whole game and takes no other option; got also {others}"

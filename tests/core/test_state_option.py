@@ -141,3 +141,16 @@ def test_a_reset_option_given_as_none_is_absent(game_name: str) -> None:
     for key in game.reset_options:
         state = game.new_initial_state(np.random.default_rng(5), {key: None})
         assert json.dumps(state.to_dict(), sort_keys=True) == json.dumps(plain.to_dict(), sort_keys=True), key
+
+
+def test_beside_a_state_another_option_given_as_none_is_absent(game_name: str) -> None:
+    """``None`` counts as absent beside ``state`` too: ``{"state": d, "moves": None}`` (a
+    caller filling every option it knows) loads ``d``; it was refused as a second option,
+    while ``{"state": None, "moves": [...]}`` was taken."""
+    game = make_game(game_name, {})
+    d = game.new_initial_state(np.random.default_rng(5)).to_dict()
+    for key in game.reset_options:
+        if key == STATE_OPTION:
+            continue
+        state = game.new_initial_state(np.random.default_rng(9), {STATE_OPTION: d, key: None})
+        assert json.dumps(state.to_dict(), sort_keys=True) == json.dumps(d, sort_keys=True), key
