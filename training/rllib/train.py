@@ -27,8 +27,9 @@ settings (``seat``, ``partner``, the evaluation options, ``pool_size``, ``latest
 ``shaping``, ``vf_arch`` and ``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
 shared encoder of ``net_arch`` under the policy and value heads (SB3's policy has two separate
 MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whichever comes
-first. The run directory (default ``runs/<game>``, as SB3's) holds ``eightfold_rllib.json``
-(game, parameters, opponents, module id), ``progress.json`` (one row per iteration: env
+first. The run directory (``eightfold train``'s default ``runs/<game>``, as SB3's;
+``train_rllib`` called from Python without ``out`` makes ``runs/<game>-rllib-<date-time>``)
+holds ``eightfold_rllib.json`` (game, parameters, opponents, module id), ``progress.json`` (one row per iteration: env
 steps, seconds, steps/s, ``main_return_mean``, episode length; strict JSON, ``null`` where an
 iteration finished no episode), ``config.yaml`` (the resolved training config) and the RLlib
 checkpoint ``checkpoint/``, loadable with :class:`training.rllib.policy.RLlibPolicy` (from the
