@@ -489,3 +489,14 @@ def test_a_runs_checkpoint_folder_names_the_run(tmp_path: Path) -> None:
     (tmp_path / META_FILE).write_text(json.dumps({"game": GAME}))
     assert find_run_dir(tmp_path / "checkpoint") == tmp_path
     assert find_run_dir(tmp_path) == tmp_path
+
+
+def test_zero_timesteps_is_refused_before_the_run_is_cleared(tmp_path: Path, no_ray: dict[str, Any]) -> None:
+    """``train_rllib`` from Python with ``timesteps: 0`` cleared the run already in ``out``,
+    saved nothing and still printed "saved": it is refused before anything is touched."""
+    run = tmp_path / "run"
+    rt.train_rllib(_args(run), {"num_players": 2}, {"opponents": "random", "timesteps": 256})
+    before = sorted(p.name for p in run.iterdir())
+    with pytest.raises(ValueError, match=r"timesteps must be >= 1, got 0"):
+        rt.train_rllib(_args(run), {"num_players": 2}, {"opponents": "random", "timesteps": 0})
+    assert sorted(p.name for p in run.iterdir()) == before

@@ -436,6 +436,8 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
         raise ValueError(f"the training config must hold plain values that YAML can write ({exc})") from None
     resume = bool(getattr(args, "resume", False))
     max_steps = int(_option(args, config, "timesteps", TrainConfig.timesteps))
+    if max_steps < 1:  # checked before a fresh run clears `out` (the CLI's config refuses it too)
+        raise ValueError(f"timesteps must be >= 1, got {max_steps}")
     done: list[dict[str, Any]] = []
     meta_before: dict[str, Any] = {}
     if resume:
