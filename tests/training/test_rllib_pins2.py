@@ -27,6 +27,7 @@ pytest.importorskip("ray.rllib")
 
 import training.rllib.train as rt  # noqa: E402
 from tests.training.conftest import TOY_BOTS  # noqa: E402
+from tests.training.test_rllib_pins import _args as rllib_args  # noqa: E402
 from tests.training.toy_game import ToyGame  # noqa: E402
 from training.config import resume_seed  # noqa: E402
 from training.params import parse_params  # noqa: E402
@@ -38,7 +39,6 @@ from training.rllib.train import (  # noqa: E402
     _check_address,
     _snapshot_callback,
     _train_loop,
-    add_backend_args,
     build_config,
     check_rllib_resume,
     make_env_config,
@@ -50,16 +50,8 @@ PARAMS: dict[str, Any] = {"num_players": 2}
 
 
 def _args(run_dir: Path, *extra: str, env: str = GAME) -> argparse.Namespace:
-    """``eightfold train`` flags as ``train_rllib`` gets them (as in ``test_rllib_pins._args``)."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("env")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--out")
-    parser.add_argument("--opponents", default=None)
-    parser.add_argument("--timesteps", type=int, default=None)
-    parser.add_argument("--resume", action="store_true")
-    add_backend_args(parser)
-    return parser.parse_args([env, "--out", str(run_dir), "--num-cpus", "2", *extra])
+    """``eightfold train`` flags as ``train_rllib`` gets them (``test_rllib_pins._args``)."""
+    return rllib_args(env, run_dir, *extra)
 
 
 # ------------------------------------------------------------------ a run without Ray

@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
+from tests.training.test_train_pins import _fake_run, _model_file
 from training.cli import build_parser, main
 from training.config import TrainConfig
 
@@ -35,23 +34,6 @@ TINY = [
 
 def _train(out: Path, timesteps: int, *extra: str) -> int:
     return main(["train", *OAO, "--out", str(out), "--timesteps", str(timesteps), *TINY, *extra])
-
-
-def _model_file(path: Path, steps: int | None = None) -> None:
-    """A whole zip where a model file is looked for, holding its learner steps as SB3 does
-    (``num_timesteps`` in ``data``) unless ``steps`` is None."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr("data", json.dumps({} if steps is None else {"num_timesteps": steps}))
-
-
-def _fake_run(out: Path, steps: int = 64, **options: Any) -> None:
-    """A run directory as a finished run leaves it: config.yaml, model.zip and its steps."""
-    from training.config import save_config
-
-    cfg = TrainConfig(env="over_and_out", params={"num_players": 2}, out=str(out), net_arch=[8], **options)
-    save_config(cfg, out)
-    _model_file(out / "model.zip", steps)
 
 
 # ------------------------------------------------------------------ the run's directory
