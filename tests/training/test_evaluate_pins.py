@@ -132,27 +132,6 @@ def test_a_start_is_checked_against_every_games_own_deal_at_the_seed() -> None:
         run_tournament("otto_octopus", {}, players, bad + 1, seed=seed, workers=1, start=(None, moves))
 
 
-@pytest.fixture(scope="module")
-def octi_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An untrained MaskablePPO model of Octi (``max_turns: 8``): its move probabilities are
-    spread, so a sampled game strays from the most likely moves."""
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from envs.core.bots import RandomBot
-    from training.players import OpponentPool
-    from training.single_agent import SingleAgentEnv
-
-    game = GAMES["octi"].game_class()(max_turns=8)
-    pool = OpponentPool()
-    pool.add("random", "random", RandomBot(game))
-    env = SingleAgentEnv(game, pool)
-    model = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: env]), policy_kwargs={"net_arch": [8]}, seed=0)
-    path = tmp_path_factory.mktemp("model") / "model.zip"
-    model.save(path)
-    return path
-
-
 def _greedy_moves(records: Path, model: Path) -> tuple[int, int]:
     """(moves of ``model`` in the records that are its most likely move, all its moves)."""
     import torch

@@ -334,28 +334,6 @@ def test_variant_reaches_the_game_of_a_named_env(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["params"] == {"max_turns": 4, "variant": "x_fast"}
 
 
-@pytest.fixture(scope="module")
-def octi_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An untrained MaskablePPO model of Octi (``max_turns: 8``): its move probabilities are
-    spread, so a sampled game strays from the most likely moves."""
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from envs.core.bots import RandomBot
-    from envs.core.registry import GAMES
-    from training.players import OpponentPool
-    from training.single_agent import SingleAgentEnv
-
-    game = GAMES["octi"].game_class()(max_turns=8)
-    pool = OpponentPool()
-    pool.add("random", "random", RandomBot(game))
-    env = SingleAgentEnv(game, pool)
-    model = MaskablePPO("MlpPolicy", DummyVecEnv([lambda: env]), policy_kwargs={"net_arch": [8]}, seed=0)
-    path = tmp_path_factory.mktemp("model") / "model.zip"
-    model.save(path)
-    return path
-
-
 def test_a_model_second_in_its_pairing_samples_with_stochastic(
     octi_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

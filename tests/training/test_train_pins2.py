@@ -18,22 +18,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.training.test_train_pins import _fake_run, _model_file
+from tests.training.test_train_pins import OAO, _fake_run, _model_file, _train
 from training.cli import build_parser, main
 from training.config import TrainConfig
-
-OAO = ["over_and_out", "--param", "num_players=2"]
-#: one rollout of 2 x 32 steps a part; no periodic evaluation, a checkpoint per rollout
-TINY = [
-    "--n-envs", "2", "--opponents", "random", "--no-progress", "--eval-every", "0",
-    "--set", "n_steps=32", "--set", "batch_size=32", "--set", "n_epochs=1", "--set", "net_arch=[8]",
-    "--set", "checkpoint_every=64", "--set", 'eval_opponents=["random"]', "--set", "eval_workers=1",
-    "--set", "pretrain_samples=0", "--set", "torch_threads=1",
-]  # fmt: skip
-
-
-def _train(out: Path, timesteps: int, *extra: str) -> int:
-    return main(["train", *OAO, "--out", str(out), "--timesteps", str(timesteps), *TINY, *extra])
 
 
 # ------------------------------------------------------------------ the run's directory
