@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -293,7 +294,7 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
             else:
                 items.append(part)
         value = items
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         weights = {}
         for k, v in value.items():
             try:
@@ -303,7 +304,7 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
             except (TypeError, ValueError):
                 raise ValueError(f"{option}: the weight of {k!r} must be a number, got {v!r}") from None
         return weights
-    if isinstance(value, list):  # weight 1 per item: a spec named twice is drawn twice as often
+    if isinstance(value, (list, tuple)):  # weight 1 per item: a spec named twice is drawn twice as often
         counts: dict[str, float] = {}
         for v in value:
             counts[str(v)] = counts.get(str(v), 0.0) + 1.0

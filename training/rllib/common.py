@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +41,6 @@ def parse_opponents(value: Any) -> dict[str, float]:
     continues the bot spec before it, a spec named twice weighs 2)."""
     from training.config import parse_opponents as read_weights
 
-    if isinstance(value, Mapping):
-        value = dict(value)
-    elif isinstance(value, tuple):
-        value = list(value)
     out = read_weights(value)
     if not out or not all(0 < w < math.inf for w in out.values()):  # NaN too
         raise ValueError(
