@@ -306,7 +306,9 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
         return weights
     if isinstance(value, (list, tuple)):  # weight 1 per item: a spec named twice is drawn twice as often
         counts: dict[str, float] = {}
-        for v in value:
+        for i, v in enumerate(value, start=1):
+            if v is None or (isinstance(v, str) and not v.strip()):  # a YAML `-` with nothing after it
+                raise ValueError(f"{option}: item {i} of the list is blank; give a bot spec or `self`")
             counts[str(v)] = counts.get(str(v), 0.0) + 1.0
         return counts
     raise ValueError(f"{option} must be a comma list, a list or a mapping, got {value!r}")

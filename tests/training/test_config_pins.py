@@ -205,6 +205,20 @@ def test_opponent_lists_skip_empty_items() -> None:
     assert parse_opponents("random,,self,") == {"random": 1.0, "self": 1.0}
 
 
+def test_a_blank_item_of_a_yaml_list_is_named(tmp_path: Path) -> None:
+    """A YAML ``-`` with nothing after it (``None``) or a blank string is a mistake the message
+    names by its place in the list; it used to be read as an unknown bot called ``'None'``."""
+    path = tmp_path / "c.yaml"
+    path.write_text("opponents:\n  - random\n  -\n  - heuristic\n", encoding="utf-8")
+    value = read_yaml(path)["opponents"]
+    with pytest.raises(
+        ValueError, match=r"^opponents: item 2 of the list is blank; give a bot spec or `self`$"
+    ):
+        parse_opponents(value)
+    with pytest.raises(ValueError, match=r"^pretrain_opponents: item 1 of the list is blank"):
+        parse_opponents(["  ", "random"], "pretrain_opponents")
+
+
 def test_a_spec_named_twice_weighs_twice_and_a_bool_is_no_weight() -> None:
     """Each item of a list weighs 1, so ``random,random,heuristic`` draws ``random`` two games
     in three (it collapsed to 1:1); ``{random: true}`` is refused, as bools are everywhere."""
