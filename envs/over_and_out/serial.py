@@ -167,8 +167,13 @@ def _check(s: State) -> None:
         raise ValueError("out_order must list each seat without chips exactly once")
     if any(len(s.hands[x]) != s.chips[x] for x in active):
         raise ValueError("each active player's hand size must equal its chips")
-    if any(len(s.hands[x]) > 1 for x in s.out_order):
-        raise ValueError("an eliminated player holds at most its last card")
+    # The next deal empties an eliminated hand (OAO-35), so only the seat whose loss ended the
+    # game can still hold a card: its last one, kept for the card count.
+    last = s.out_order[-1] if s.to_move == TERMINAL and not s.truncated and s.out_order else None
+    if any(len(s.hands[x]) > (1 if x == last else 0) for x in s.out_order):
+        raise ValueError(
+            "an eliminated player holds no cards, except its last card when its loss ended the game"
+        )
     if s.to_move == TERMINAL:
         if s.truncated != (len(active) > 1):
             raise ValueError("a finished game has one player left, or is truncated with more")

@@ -57,6 +57,53 @@ def _s07_truncated() -> dict[str, Any]:
     return state.to_dict()
 
 
+def _s12_truncated() -> dict[str, Any]:
+    """OAO-S12: player_0's bust eliminates it and is the 5th play: the next round is dealt
+    (player_0 gets no cards) and the game is truncated."""
+    state = engine(
+        ["5", "top-out", "0", "0", "5", "5", "5", "5"],
+        [22],
+        num_players=4,
+        first_dealer=3,
+        starting_chips=1,
+        max_plays=5,
+    )
+    _apply(state, "play 5", "play top-out", "play 0", "play 0", "bust")
+    d = state.to_dict()
+    assert (d["hands"][0], d["out_order"], d["truncated"]) == ([], [0], True)
+    return d
+
+
+def _s08_finished() -> dict[str, Any]:
+    """OAO-S08 played to its end: player_1 busts out of round 2 holding its last card, ``-10``,
+    which stays in its hand (no round is dealt after the game's last loss)."""
+    state = engine(
+        ["5", "top-out", "0", "5", "5", "5"], [22], num_players=3, first_dealer=2, starting_chips=1
+    )
+    _apply(state, "play 5", "play top-out", "play 0", "bust")
+    _apply(state, "play 2", "play 5", "play 0", "bust")
+    d = state.to_dict()
+    assert (d["hands"], d["out_order"], d["to_move"]) == ([[], ["-10"], ["2"]], [0, 1], -1)
+    return d
+
+
+def test_oao_35_only_the_seat_whose_loss_ended_the_game_keeps_a_card() -> None:
+    """OAO-34, OAO-35, OAO-44: every deal empties an eliminated hand, so in a saved state only
+    the last seat eliminated, in a game its loss finished, holds a card (its last one). Other
+    eliminated seats holding a card were read before as "at most its last card"."""
+    d = _s08_finished()
+    assert State.from_dict(copy.deepcopy(d)).to_dict() == d
+    for seat in (0, 1):  # the first seat out holding a card; the last one holding two
+        bad = copy.deepcopy(d)
+        bad["hands"][seat].append(bad["hands"][2].pop())
+        bad["chips"][2], bad["hands"][2] = 1, [bad["draw_pile"].pop()]
+        with pytest.raises(
+            ValueError,
+            match=r"^an eliminated player holds no cards, except its last card when its loss ended the game$",
+        ):
+            State.from_dict(bad)
+
+
 def _move_card(d: dict[str, Any], to_seat: int) -> None:
     """Move the top card of the draw pile into ``to_seat``'s hand (card count unchanged)."""
     d["hands"][to_seat].append(d["draw_pile"].pop())
@@ -125,6 +172,8 @@ def _plays_past_max(d: dict[str, Any]) -> None:
         (_after_s08_bust, _set("to_move", 0), "an eliminated player to move"),
         (_after_s08_bust, _wrong_seat_out, "an active seat listed as out"),
         (_after_s08_bust, _two_cards_out, "an eliminated seat holding two cards"),
+        (_after_s08_bust, lambda d: _move_card(d, 0), "an eliminated seat holding a card mid-game"),
+        (_s12_truncated, lambda d: _move_card(d, 0), "an eliminated seat holding a card at truncation"),
         (_s07_truncated, _truncated_early, "truncated before max_plays"),
         (_s07_truncated, _plays_past_max, "more plays than max_plays"),
     ],
