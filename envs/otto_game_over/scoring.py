@@ -4,9 +4,9 @@ This is the incremental form of tracing from the new tile's ports (OGO-05/08): a
 through the new tile can only close around one of its four corners, so only the slots
 of those four vertices are read. For a candidate square, each corner gets a *need*: the
 near-pair kind (s or Q) and whether far-pair B would close a shape there, given the three
-other slots. The four needs form a signature (6**4 = 1296 of them); ``NEED_TABLE``
-holds, per signature and design, the orientations that score, close an 8, and their
-points. 8s of X tiles already on the board are handled by :func:`x_needs`. The test suite
+other slots. The four needs form a signature (6**4 = 1296 of them); ``BITS`` holds,
+per signature and design, the orientations that score and those that close an 8
+(:func:`outcome` gives their points too). 8s of X tiles already on the board are handled by :func:`x_needs`. The test suite
 checks all of this against :func:`geometry.closed_shapes` on random boards.
 """
 
