@@ -158,7 +158,9 @@ Only ``hands`` is required. On input a placement may also be written as its acti
 always writes the forms above. Placements are replayed through every placement rule; a hand
 holds at most 3 tiles; every problem raises ``ValueError`` naming the key. The phase must be
 one play can reach: ``swap`` needs a tile in the mover's hand and in an opponent's (OTP-24),
-``return`` one in the mover's hand and one in the pile (OTP-26). After loading
+``return`` one in the mover's hand and one in the pile (OTP-26); ``extra``, ``swap`` and
+``return`` follow a placement, so every ``passed`` flag is false there (OTP-37), the simplified
+game has none of them (OTP-42) and solo only ``return`` (OTP-39). After loading
 the automatic steps run (a pending skip of the seat to move, an automatic pass, the end).
 
 Decisions where the spec was open

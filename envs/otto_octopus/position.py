@@ -135,7 +135,7 @@ def load_position(config: Config, pos: object, rng: np.random.Generator) -> Stat
     """A state from the position schema; ``ValueError`` naming the problem."""
     if not isinstance(pos, Mapping):
         raise ValueError(f"position must be a dict, got {type(pos).__name__}")
-    unknown = sorted(set(pos) - set(POSITION_KEYS))
+    unknown = sorted(set(pos) - set(POSITION_KEYS), key=repr)  # keys of any type, mixed too
     if unknown:
         raise ValueError(f"unknown position key(s) {unknown}; allowed: {list(POSITION_KEYS)}")
     if "hands" not in pos:
@@ -192,6 +192,8 @@ def _load_flow(st: State, pos: Mapping[str, Any]) -> None:
         st._finish()
         return
     st.to_move = to_move
+    if st.phase != MAIN:
+        _check_mid_turn(st, phase)
     hand = st.hands[to_move]
     if st.phase == MAIN and extra:
         raise ValueError("position['extra'] must be 0 in phase 'main' (extra placements follow a fish)")
@@ -206,6 +208,25 @@ def _load_flow(st: State, pos: Mapping[str, Any]) -> None:
             "phase 'return' needs a tile in the pile (OTP-26: with the pile empty the return is skipped)"
         )
     _settle(st)
+
+
+def _check_mid_turn(st: State, phase: str) -> None:
+    """A phase after a placement (``extra``, ``swap``, ``return``) is one this game's rules reach."""
+    if st.config.simplified:
+        raise ValueError(
+            f"position['phase'] {phase!r} cannot occur in the simplified game, which ignores the "
+            "fish effects that lead there (OTP-42); use 'main'"
+        )
+    if st.n == 1 and st.phase != RETURN:
+        raise ValueError(
+            f"position['phase'] {phase!r} cannot occur in solo, which ignores the clownfish, "
+            "butterflyfish and pufferfish (OTP-39); use 'main' or 'return'"
+        )
+    if any(st.passed):
+        raise ValueError(
+            f"position['passed'] must be all false in phase {phase!r}: the mover has just placed "
+            "a tile, and a placement clears the passes (OTP-37)"
+        )
 
 
 def _settle(st: State) -> None:

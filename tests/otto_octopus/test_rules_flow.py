@@ -205,15 +205,10 @@ def test_otp39_solo_effects() -> None:
     assert (st.phase, st.extra, st.current_player()) == (MAIN, 0, 0)
     assert hand(st, 0) == ["bubbles", "jellyfish", "starfish"] and len(st.pile) == 2
     # jellyfish: no skip. A skip of the only seat would be used up at once, so play it in a
-    # forced EXTRA phase (E = 2, not reachable in solo) where a pending skip stays visible
-    st = make(
-        P1,
-        [["jellyfish", "bubbles", "bubbles"]],
-        num_players=1,
-        pile=["starfish"],
-        phase="extra",
-        extra=2,
-    )
+    # forced EXTRA phase (E = 2, not reachable in solo, so no position may say it: set by hand)
+    # where a pending skip stays visible
+    st = make(P1, [["jellyfish", "bubbles", "bubbles"]], num_players=1, pile=["starfish"])
+    st.phase, st.extra, st._mask = EXTRA, 2, None
     assert play(st, "place jellyfish c6") == 1 + 1  # algae
     assert st.skips == [0] and (st.phase, st.extra) == (EXTRA, 1)
 
