@@ -48,7 +48,7 @@ if __name__ == "__main__":
     try:  # an unknown game or a bad step count is named, without a traceback
         name = get_game(sys.argv[1] if len(sys.argv) > 1 else "otto_octopus").name
         text = sys.argv[2] if len(sys.argv) > 2 else "4096"
-        if not text.isdigit() or int(text) < 1:
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
             raise ValueError(f"steps must be an integer >= 1, got {text!r}")
     except ValueError as exc:
         raise SystemExit(f"gym_single_agent.py: error: {exc}") from None

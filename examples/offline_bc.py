@@ -30,7 +30,7 @@ from training.tournament import play_pairing
 try:  # an unknown game, a bad count or teacher is named, without a traceback
     name = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out").name
     counts = sys.argv[2:4] + ["200", "10"][len(sys.argv[2:4]) :]
-    if not all(c.isdigit() and int(c) > 0 for c in counts):
+    if not all(c.isascii() and c.isdigit() and int(c) > 0 for c in counts):
         raise ValueError(f"games and epochs must be integers >= 1, got {counts}")
     games, epochs = map(int, counts)
     teacher = sys.argv[4] if len(sys.argv) > 4 else "heuristic"

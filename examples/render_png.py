@@ -15,7 +15,7 @@ from envs.core.registry import get_game
 try:  # an unknown game or a bad step count is named, without a traceback
     entry = get_game(sys.argv[1] if len(sys.argv) > 1 else "octi")
     text = sys.argv[2] if len(sys.argv) > 2 else "20"
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise ValueError(f"steps must be an integer >= 0, got {text!r}")
     steps = int(text)
 except ValueError as exc:
