@@ -60,7 +60,7 @@ def render_ansi(state: State) -> str:
         _rules(state),
         f"total {state.total} / Tip Top {state.tiptop}   direction {_direction(state)}",
         f"draw pile {len(state.draw_pile)}   play pile {sum(state.play_pile)}   "
-        f"Tip Top pile {len(state.tiptop_pile)} (turned up: {state.tiptop_discards})",
+        f"Tip Top pile {len(state.tiptop_pile)} (turned up: {_turned_up(state)})",
     ]
     for seat in range(state.n):
         chips = state.chips[seat]
