@@ -300,6 +300,8 @@ def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
     if phase not in ("start", *PHASES):
         raise ValueError(f"position['phase'] must be one of {['start', *PHASES]}, got {phase!r}")
     inf = pos.get("infinity")
+    if st.drawn != NO_TILE and phase != "place":  # OGO-10: drawn when the placement begins
+        raise ValueError(f"position['drawn'] needs phase 'place', got phase {phase!r}")
     if phase == "over":
         if not allow_over:
             raise ValueError("position['phase'] 'over': a finished game cannot be set up")
@@ -312,8 +314,6 @@ def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
     if phase != "infinity" and st.actor != st.to_move:
         raise ValueError("position['actor'] differs from 'to_move' only in phase 'infinity'")
     if phase == "start":
-        if st.drawn != NO_TILE:
-            raise ValueError("position['drawn'] needs phase 'place'")
         flow.start_turn(st, st.to_move, st.extra_turn)
         return
     st.phase = PHASES.index(phase)
