@@ -173,6 +173,14 @@ episode: no dead steps for them, and nothing paid before the state is paid again
 
 Decisions where the spec was open
 ---------------------------------
+* Position set-up checks the schema, the board and its shapes, the variant (no tables or cards
+  where the match has none, no tie-break match in solo or in episode ``"match"``, ``solo_eights``
+  only in solo) and the Time Travel of the turn (``time_travel`` only in phase ``"place"`` or
+  ``"infinity"`` and never in an extra turn; no ``"card"`` or ``"kidnap"`` phase in an extra
+  turn). Beyond that, turn flags, the Infinity visit and the totals are taken as given, so a
+  test can set up the rule it checks in a few keys: an ``extra_turn`` in a trial run is played,
+  an ``"infinity"`` phase needs no 8 on the board, and a running match may hold a total at
+  ``target_score`` (the game ends when that match does).
 * Position set-up does not enforce copy counts (spec §9 S5 has five Z0 tiles); the unlisted
   rest of the tower is the set minus every listed tile, floored at 0. Marker counts given in
   ``markers`` are taken as they are (0-4/4/3), not checked against the shapes the team owns;

@@ -287,6 +287,13 @@ def _check_variant(st: State) -> None:
     no_cards = not st.config.secret_cards or st.config.blind or st.config.solo
     if no_cards and (any(st.hands) or st.deck):
         raise ValueError("position['hands'] and ['deck'] must be empty when no cards are in play")
+    c = st.config
+    if st.tiebreak and (c.solo or c.episode == "match"):  # §6: one match, never a tie-break
+        raise ValueError("position['tiebreak'] needs episode 'game' and 2 or more players (§6, OGO-53)")
+    if st.solo_eights and not c.solo:  # OGO-24/26: outside solo an 8 ends the match at once
+        raise ValueError("position['solo_eights'] counts the 8s of a solo match: it must be 0 here")
+    if st.tt_pending and st.extra_turn:  # OGO-30: no card in a Time-Travel extra turn
+        raise ValueError("position['time_travel'] cannot be set in a Time-Travel extra turn (OGO-30)")
     if st.tiebreak and any(st.hands):  # OGO-33/53
         raise ValueError(
             "position['hands'] must be empty in the tie-break match: the cards held when it "
@@ -309,6 +316,11 @@ def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
         return
     if pos.get("result") is not None:
         raise ValueError("position['result'] belongs to phase 'over' only")
+    if st.tt_pending and phase not in ("place", "infinity"):  # OGO-30: the turn's card comes first
+        raise ValueError(
+            f"position['time_travel'] is set only after the turn's card, in phase 'place' or "
+            f"'infinity', got phase {phase!r} (OGO-30)"
+        )
     if (st.kidnapped >= 0) != (phase == "kidnap") or (inf is not None) != (phase == "infinity"):
         raise ValueError("position['kidnapped'] / ['infinity'] are set exactly in their own phase")
     if phase != "infinity" and st.actor != st.to_move:
@@ -324,8 +336,12 @@ def _load_phase(st: State, pos: Mapping[str, Any], allow_over: bool) -> None:
         st.saved = _seat_list(inf.get("saved"), "infinity.saved", st.n_teams, _bool)
         if st.actor != (st.inf_creator + st.inf_pos) % st.n:
             raise ValueError("position['actor'] must be the seat the infinity phase is visiting")
-    if phase != "place" and (not st.cards_on or (phase == "card" and st.extra_turn)):
-        raise ValueError(f"phase {phase!r} needs secret cards in play (and no extra turn for 'card')")
+    if phase != "place" and not st.cards_on:
+        raise ValueError(f"phase {phase!r} needs secret cards in play")
+    if phase in ("card", "kidnap") and st.extra_turn:  # OGO-30: no card in an extra turn
+        raise ValueError(
+            f"phase {phase!r} cannot occur in a Time-Travel extra turn (position['extra_turn'], OGO-30)"
+        )
     if not st.legal_mask().any():
         raise ValueError(f"no legal action in this position (phase {phase!r})")
 

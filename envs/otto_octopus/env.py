@@ -159,14 +159,18 @@ always writes the forms above. Placements are replayed through every placement r
 holds at most 3 tiles; every problem raises ``ValueError`` naming the key. The phase must be
 one play can reach: ``swap`` needs a tile in the mover's hand and in an opponent's (OTP-24),
 ``return`` one in the mover's hand and one in the pile (OTP-26); ``extra``, ``swap`` and
-``return`` follow a placement, so every ``passed`` flag is false there (OTP-37), the simplified
-game has none of them (OTP-42) and solo only ``return`` (OTP-39). After loading
+``return`` follow a placement, so every ``passed`` flag is false there (OTP-37) and the mover
+has no pending skip (OTP-23); the simplified game has none of them (OTP-42) and solo only
+``return`` (OTP-39), and neither has skips (the jellyfish has no effect there). After loading
 the automatic steps run (a pending skip of the seat to move, an automatic pass, the end).
 
 Decisions where the spec was open
 ---------------------------------
 * ``action_to_string`` follows spec §8 (one canonical string per index whatever the
   state); ``"illegal <a>"`` is reserved for indices out of range.
+* A mid-turn phase is taken as given without the fish that led to it (``swap`` need not follow
+  a pufferfish in ``placements``), and ``to_move: -1`` ends the game as given, passes or not:
+  a test can set up the decision or the final scoring it checks in a few keys.
 * Positions are not checked against the 60-tile mix (the spec's own §9 defaults hold 13
   bubbles); C4 still counts ``24 - arm tiles placed`` as the spec words it.
 * Open game: hands keep acquisition order; placing, swapping or returning a kind removes

@@ -30,7 +30,15 @@ import numpy as np
 
 from envs.core.config import make_config
 from envs.core.game import TERMINAL, rng_from_dict
-from envs.otto_octopus.board import KIND_INDEX, KINDS, NUM_KINDS, NUM_TILES, SQUARE_INDEX, SQUARES, TILE_MIX
+from envs.otto_octopus.board import (
+    KIND_INDEX,
+    KINDS,
+    NUM_KINDS,
+    NUM_TILES,
+    SQUARE_INDEX,
+    SQUARES,
+    TILE_MIX,
+)
 from envs.otto_octopus.rules import EXTRA, MAIN, PHASES, RETURN, SWAP, Config, State
 
 POSITION_KEYS = ("placements", "hands", "pile", "scores", "skips", "passed", "to_move", "phase", "extra")
@@ -158,6 +166,11 @@ def load_position(config: Config, pos: object, rng: np.random.Generator) -> Stat
     st.scores = _ints(pos.get("scores", [0] * n), n, "position['scores']")
     # each pending skip comes from a jellyfish (OTP-23): never more than the game's tiles
     st.skips = _ints(pos.get("skips", [0] * n), n, "position['skips']", lo=0, hi=NUM_TILES)
+    if any(st.skips) and (config.simplified or n == 1):  # OTP-39/42: the jellyfish has no effect
+        raise ValueError(
+            "position['skips'] must be all 0 in the simplified game and in solo, where the "
+            "jellyfish skips no one (OTP-39, OTP-42)"
+        )
     passed = pos.get("passed", [False] * n)
     if (
         not isinstance(passed, (list, tuple))
@@ -226,6 +239,11 @@ def _check_mid_turn(st: State, phase: str) -> None:
         raise ValueError(
             f"position['passed'] must be all false in phase {phase!r}: the mover has just placed "
             "a tile, and a placement clears the passes (OTP-37)"
+        )
+    if st.skips[st.to_move]:  # served before the seat's turn began (OTP-23)
+        raise ValueError(
+            f"position['skips'] of the seat to move must be 0 in phase {phase!r}: a pending skip "
+            "is served before the seat's turn begins (OTP-23)"
         )
 
 
