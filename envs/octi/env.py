@@ -152,8 +152,12 @@ episode: no dead steps for them, and nothing paid before the state is paid again
 * The capture queue is built when the last mover finishes; a pod that is itself a mover is
   never a capture candidate even if it ends on a jumped square (it is not in B').
 * ``from_dict`` rejects states that cannot arise (mixed colours on a square, stacks or
-  reserve pods in basic, prongs not conserved, turn bookkeeping inconsistent with the phase,
-  a running game whose player to act has no legal action).
+  reserve pods in basic, prongs not conserved, turn bookkeeping inconsistent with the phase
+  or with itself: a pod both queued and decided for capture, ``last_jump`` after a step,
+  squares jumped in phase MAIN; a running game whose player to act has no legal action or
+  whose history counts a position 3 times; a finished game no ending gives). A running state
+  with a pod on an enemy base is taken as given (the ``position`` option refuses it): an
+  edited state may set up a rule that needs one, such as OCT-40's liberation.
 * The repetition history counts the initial position too; the key ignores pod ids (OCT-52).
 * The per-pod planes 48.. and the focus-pod prong planes 40-47 extend the spec's §7 vector
   so a convolutional policy needs no extra scalars; everything is constant planes.

@@ -212,36 +212,63 @@ def _read_turn(st: State, d: Mapping[str, Any]) -> None:
         raise ValueError("pending and finished pods must be movers")
     if set(st.dqueue) & set(st.movers):
         raise ValueError("a declared pod cannot already be a mover")
+    if set(st.cqueue) & set(st.cmarks):  # OCT-29: a jumped pod is decided once
+        raise ValueError("a pod is either in capture_queue or decided in capture_marks, not both (OCT-29)")
+    if set(st.jorder) != {sq for sq in range(size) if any(j >> sq & 1 for j in st.jumped)}:
+        raise ValueError("jumped_order must list each square of jumped once")
 
 
 def _check_phase(st: State) -> None:
     ph = st.phase
     in_turn = bool(st.movers or st.dqueue or st.jorder or st.cqueue or st.cmarks or st.origin >= 0)
+    cfg = st.config
     if ph == OVER:
         # a base win (OCT-42) ends the game mid-turn: the turn state stays as it was
         if st.result == [0.0, 0.0] and in_turn:
             raise ValueError("only a base win ends the game in the middle of a turn")
+        if st.result != [0.0, 0.0] and st.result[st.to_move] != 1.0:  # OCT-42..45
+            raise ValueError("only the player who made the last move wins: result must give to_move +1")
+        if st.truncated and st.turn < cfg.turn_limit:  # OCT-45
+            raise ValueError(f"a truncated game is at the turn limit {cfg.turn_limit}, got turn {st.turn}")
+        if st.result == [0.0, 0.0] and not st.truncated and 3 not in st.history.values():
+            raise ValueError(
+                "a drawn game ended at the turn limit (truncated, OCT-45) or on a third repetition "
+                "(a history count of 3, OCT-52)"
+            )
         return
+    if 3 in st.history.values():  # OCT-52: the third occurrence ends the game
+        raise ValueError(
+            "a running game holds no history count of 3 (OCT-52: the third occurrence is a draw)"
+        )
     if st.turn >= st.config.turn_limit:  # OCT-45: the game ended as a draw at the limit
         raise ValueError(
             f"turn {st.turn} of a running game must be below the turn limit {st.config.turn_limit} "
             "(OCT-45: at the limit the game is over, a draw)"
         )
     if ph == MAIN:
-        if in_turn or st.pending or st.finished or st.active != -1 or st.last_jump:
+        if in_turn or st.pending or st.finished or st.active != -1 or st.last_jump or any(st.jumped):
             raise ValueError(f"phase {PHASE_NAMES[ph]} cannot carry turn state")
         if not legal_actions(st):
             raise ValueError("a running game needs a legal action for the player to move")
         return
     if not st.movers or st.origin < 0:
         raise ValueError(f"phase {PHASE_NAMES[ph]} needs a first mover and an origin")
+    jumper = st.jumped[st.active] if st.active >= 0 else any(st.jumped)
+    if st.last_jump and not jumper:  # OCT-16: a step ends the pod's movement
+        raise ValueError("last_jump needs a pod that has jumped this turn (the active one, if any; OCT-16)")
     if any(st.pos[st.to_move * st.P + q] != st.origin for q in st.dqueue):
         raise ValueError("declare queue pods must stand on the origin")
     ok = {
         DECLARE: bool(st.dqueue),
-        CHAIN: st.active in st.movers and st.last_jump and bool(further_jumps(st, st.active)),
-        MOVER: bool(st.pending) and st.active == st.pending[0] and bool(first_hops(st, st.active)),
-        CAPTURE: bool(st.cqueue),
+        CHAIN: st.active in st.movers
+        and st.last_jump
+        and not st.dqueue
+        and bool(further_jumps(st, st.active)),
+        MOVER: bool(st.pending)
+        and st.active == st.pending[0]
+        and not st.last_jump
+        and bool(first_hops(st, st.active)),
+        CAPTURE: bool(st.cqueue) and not st.pending and set(st.finished) == set(st.movers),
     }[ph]
     if not ok:
         raise ValueError(f"inconsistent turn state for phase {PHASE_NAMES[ph]}")

@@ -115,6 +115,11 @@ included, stays as it was before that action).
   The extra key ``"options"`` is ignored (PettingZoo's ``api_test`` probes
   ``reset(options={"options": 1})``); every other unknown key raises ``ValueError``.
 * A bust counts as a play (for ``max_plays`` and the plays-in-round field).
+* ``State.from_dict`` (the ``state`` option) checks what keeps the engine sound: every card and
+  Tip Top card once, hand sizes equal to chips, the eliminated seats and their cards, the end
+  flags. The round counter, the table of a round with no play yet and round 1's dealer are
+  taken as given, so an edited saved state can set up the rule a test checks (say chips
+  ``[1, 3]`` in round 1).
 * ``resample_hidden(state, seat, rng)`` re-deals the cards the seat cannot see (deck minus own
   hand minus play pile) into the other hands (same sizes) and the draw pile, shuffles the
   Tip Top pile, and gives the state a fresh rng; it depends only on what the seat knows.
