@@ -216,9 +216,9 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(
                 f"action must be an integer index in [0, {self.n_actions}), got {action!r}"
             ) from None
+        self.state.apply(index)  # ValueError for an illegal move, before anything changes here
         self._cumulative_rewards[agent] = 0.0
         self._mask = None
-        self.state.apply(index)
         self._update_after_move()
         if self.render_mode == "human":
             self.render()

@@ -41,8 +41,9 @@ def _final_state(
 class MatchResult:
     """Outcome of a seat-rotated match, from the point of view of ``bots[0]``. ``truncated``
     counts the games cut off at the game's step limit: they are also counted in ``wins``,
-    ``draws`` and ``losses`` by their returns (a cut-off game pays 0 to every seat: a draw),
-    but they are no outcome of play."""
+    ``draws`` and ``losses`` by their returns (mostly 0 to every seat, a draw; Over and Out's
+    placement mode pays the seats left the average of the places not yet given, so with a
+    seat out they split), but they are no outcome of play."""
 
     games: int = 0
     wins: int = 0
