@@ -642,6 +642,17 @@ def load_game(name: str, **params: Any) -> EightfoldGame:
     ``name`` is any name :func:`envs.core.registry.get_game` knows (or ``eightfold_<game>``);
     ``params`` are the game's, ``None`` included, and ``rng_seed`` (module docstring)."""
     entry = get_game(name.removeprefix(PREFIX) if isinstance(name, str) else name)
+    cls = entry.game_class()
+    fields = {f.name for f in dataclasses.fields(cls.config_class)}
+    if any(v is None and k in fields - _optional(cls.config_class) for k, v in params.items()):
+        # OpenSpiel has no None: a parameter that does not take it is refused by the game
+        # itself, naming None (written as -1 it would name a value the caller never gave)
+        try:
+            cls(**{k: v for k, v in params.items() if k != RNG_SEED})
+        except ValueError as exc:
+            raise ValueError(f"{PREFIX + entry.name}: {exc}") from None
+    if params.get(RNG_SEED, 0) is None:
+        _check_seed(None)
     params = {k: (NONE if v is None else v) for k, v in params.items()}
     if RNG_SEED in params:
         _check_seed(params[RNG_SEED])  # before pyspiel, whose own message names no parameter
