@@ -12,9 +12,7 @@ function it calls is wrapped to record its arguments and stop it.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import re
-import runpy
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -25,32 +23,11 @@ import pytest
 
 from envs.core.bots import make_bot
 from envs.core.registry import GAMES, get_game
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+from tests.test_examples_pins import _example_module, _run_script
 
 
 class Stop(Exception):
     """Raised by a recording wrapper to end a script once what it was given is known."""
-
-
-def _example_module(name: str) -> ModuleType:
-    """``examples/<name>.py`` imported as a module (its ``__main__`` block not run)."""
-    spec = importlib.util.spec_from_file_location(f"_pinned2_{name}", EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def _run_script(
-    name: str, argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> tuple[dict[str, Any], str]:
-    """``python examples/<name>.py argv...`` in this process: (its globals, its stdout)."""
-    monkeypatch.setattr(sys, "argv", [str(EXAMPLES / f"{name}.py"), *argv])
-    capsys.readouterr()
-    globs = runpy.run_path(str(EXAMPLES / f"{name}.py"), run_name="__main__")
-    return globs, capsys.readouterr().out
 
 
 def _script_error(
