@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from envs.core.files import write_text
@@ -175,9 +177,14 @@ class TrainConfig:
             weights = getattr(self, name)
             if weights is None and name == "pretrain_opponents":
                 continue
+            if not isinstance(weights, Mapping):  # merge() reads lists and comma strings into one
+                raise ValueError(f"{name} must be a mapping of bot spec -> weight here, got {weights!r}")
             if not weights:
                 raise ValueError(f"{name} must name at least one opponent")
-            if not all(0 < float(w) < math.inf for w in weights.values()):
+            if not all(
+                isinstance(w, numbers.Real) and not isinstance(w, (bool, np.bool_)) and 0 < w < math.inf
+                for w in weights.values()
+            ):
                 raise ValueError(f"{name}: opponent weights must be finite numbers > 0, got {weights}")
         if not isinstance(self.rllib, dict):
             raise ValueError(f"rllib must be a mapping of PPOConfig.training settings, got {self.rllib!r}")
@@ -342,7 +349,7 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
 def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
     """``cfg`` updated with ``data`` (unknown keys are an error naming ``source``)."""
     known = {f.name for f in dataclasses.fields(TrainConfig)}
-    unknown = sorted(set(data) - known)
+    unknown = sorted(set(data) - known, key=repr)  # keys of any type, mixed too
     if unknown:
         raise ValueError(f"{source}: unknown training option(s) {unknown}; known: {sorted(known)}")
     values = dict(data)
@@ -361,6 +368,9 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
                 f"{source}: params must be a mapping of game parameters (e.g. {{num_players: 3}}), "
                 f"got {values['params']!r}"
             )
+        keys = [k for k in values["params"] or {} if not isinstance(k, str)]
+        if keys:  # a YAML `1:` or `null:` key is no parameter name
+            raise ValueError(f"{source}: params names parameters by strings, got the key(s) {keys}")
         values["params"] = {**cfg.params, **(values["params"] or {})}
     return dataclasses.replace(cfg, **values)
 

@@ -62,7 +62,9 @@ it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is p
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -75,6 +77,11 @@ from envs.core.game import Game, GameState, team_seats
 from training.players import OpponentPool, Player
 
 _MAX_REDEALS = 100
+
+
+def _real(x: Any) -> bool:
+    """A real number, numpy's included (``np.float32(0.5)``), never a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 
 def _seat_value(name: str, seat: Any, n: int) -> int | None:
@@ -157,15 +164,11 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
-        if not isinstance(shaping, (int, float)) or isinstance(shaping, bool) or shaping < 0:
-            raise ValueError(f"shaping must be a number >= 0, got {shaping!r}")
-        if not isinstance(gamma, (int, float)) or isinstance(gamma, bool) or not 0 < gamma <= 1:
+        if not _real(shaping) or not 0 <= shaping < math.inf:  # NaN fails both comparisons
+            raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
+        if not _real(gamma) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
-        if (
-            not isinstance(illegal_reward, (int, float))
-            or isinstance(illegal_reward, bool)
-            or not math.isfinite(illegal_reward)
-        ):
+        if not _real(illegal_reward) or not math.isfinite(illegal_reward):
             raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         evaluate = getattr(game, "evaluate", None)
         if shaping and not callable(evaluate):
@@ -318,7 +321,10 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             phi = 0.0 if out else self._potential()
             reward += self.shaping * (self.gamma * phi - self._phi)
             self._phi = phi
-        truncated = out and state.is_terminal() and state.is_truncated()
+        # a side knocked out by the step that also truncates the game is terminated (OAO-S12):
+        # only the seats still in are cut off
+        knocked_out = self._team <= state.eliminated()
+        truncated = out and state.is_terminal() and state.is_truncated() and not knocked_out
         terminated = out and not truncated
         self._done = out
         return self._obs(), reward, terminated, truncated, self._info()
@@ -404,8 +410,17 @@ def make_env(
     from training.players import game_bots
 
     entry = get_game(game)
+    game_class = entry.game_class()
+    fields = {f.name for f in dataclasses.fields(game_class.config_class)}
+    unknown = sorted(set(params) - fields - {"config"}, key=repr)  # the game takes a config too
+    if unknown:  # neither the game's parameter nor the view's: name both lists
+        view = ["opponents", "seat", "partner", "shaping", "gamma", "illegal_reward", "render_mode"]
+        raise ValueError(
+            f"unknown keyword(s) {unknown} for the single-agent view of {entry.name}; the view's: "
+            f"{view}; the game's parameters: {sorted(fields)}"
+        )
     return make_single_agent_env(
-        entry.game_class()(**params),
+        game_class(**params),
         opponents,
         game_bots(entry),
         seat=seat,

@@ -180,6 +180,7 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     for key, how in (("env", "the game is the command's first argument"), ("out", "give --out DIR")):
         if key in given:
             raise ValueError(f"--set {key}: not a setting of --set ({how})")
+    _check_set_agrees(flags, given)
     flags.update(given)
     cfg = merge(cfg, flags, "command line")
     cfg.env, cfg.out = name, str(out)
@@ -196,6 +197,22 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
         if not rllib:  # an RLlib run checks its checkpoint and settings itself (train_rllib)
             check_resume(cfg, saved, out)
     return cfg
+
+
+#: the option each dedicated flag sets, for the messages of :func:`_check_set_agrees`
+FLAG_OF = {"params": "--param/--variant", "final_eval_games": "--eval-games", "progress_bar": "--no-progress"}
+
+
+def _check_set_agrees(flags: dict[str, Any], given: dict[str, Any]) -> None:
+    """An option given both by its own flag and by ``--set`` must agree: neither silently wins."""
+    for key, value in given.items():
+        if key not in flags or (key == "params" and not flags["params"]):
+            continue
+        mine = flags[key]
+        theirs = parse_opponents(value) if key == "opponents" else value
+        if key == "params" or theirs != mine:
+            flag = FLAG_OF.get(key, "--" + key.replace("_", "-"))
+            raise ValueError(f"{flag} and --set {key}={value!r} both set {key}; give it once")
 
 
 def _check_run_keys(data: dict[str, Any], source: str, name: str, out: Path) -> None:

@@ -60,8 +60,10 @@ def plain(value: Any) -> Any:
         return str(value)
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(plain(v) for v in value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, tuple):  # a namedtuple too: read as the plain tuple it holds
+        return tuple(plain(v) for v in value)
     return value
 
 

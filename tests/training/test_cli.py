@@ -113,8 +113,12 @@ def test_resume_refuses_another_game_or_config_and_writes_nothing(
         ([other], "--resume continues the run's game"),
         (["--config", str(run / "config.yaml")], "--config is not read with --resume"),
         # --set params=... changed the game too (sb3 then failed on the spaces, after
-        # config.yaml had been rewritten and new monitor files made)
-        (["--set", f"params={json.dumps(other_set)}"], "--resume continues the run's game"),
+        # config.yaml had been rewritten and new monitor files made); beside --param it is
+        # refused first as a second way of giving the game's parameters
+        (
+            ["--set", f"params={json.dumps(other_set)}"],
+            "both set params; give it once" if params else "--resume continues the run's game",
+        ),
     ):
         assert main(["train", *env_args(), "--out", str(run), "--resume", "--timesteps", "999", *extra]) == 2
         assert message in capsys.readouterr().err

@@ -302,7 +302,7 @@ def _bad_call(case: str) -> None:
     [
         ("seat", r"^seat must be an int in \[0, 1\] or None \(random per episode\), got 4$"),
         ("option seat", r"^option seat must be an int in \[0, 1\] .*, got 'x'$"),
-        ("shaping", r"^shaping must be a number >= 0, got -0\.5$"),
+        ("shaping", r"^shaping must be a finite number >= 0, got -0\.5$"),
         ("options", r"^options must be None or a dict of reset options, got list$"),
         ("solo opponents", r"^opponents: a solo toy game \(num_players=1\) has none, got \['random'\]$"),
         ("partner", r"^partner must be a player spec \(a bot name or a model path\), got 3$"),
