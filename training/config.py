@@ -182,7 +182,9 @@ class TrainConfig:
             if not weights:
                 raise ValueError(f"{name} must name at least one opponent")
             if not all(
-                isinstance(w, numbers.Real) and not isinstance(w, (bool, np.bool_)) and 0 < w < math.inf
+                isinstance(w, numbers.Real)
+                and not isinstance(w, (bool, np.bool_))
+                and 0 < float(w) < math.inf
                 for w in weights.values()
             ):
                 raise ValueError(f"{name}: opponent weights must be finite numbers > 0, got {weights}")
