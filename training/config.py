@@ -9,15 +9,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
+from envs.core.config import is_real
 from envs.core.files import write_text
 
 
@@ -181,12 +180,7 @@ class TrainConfig:
                 raise ValueError(f"{name} must be a mapping of bot spec -> weight here, got {weights!r}")
             if not weights:
                 raise ValueError(f"{name} must name at least one opponent")
-            if not all(
-                isinstance(w, numbers.Real)
-                and not isinstance(w, (bool, np.bool_))
-                and 0 < float(w) < math.inf
-                for w in weights.values()
-            ):
+            if not all(is_real(w) and 0 < float(w) < math.inf for w in weights.values()):
                 raise ValueError(f"{name}: opponent weights must be finite numbers > 0, got {weights}")
         if not isinstance(self.rllib, dict):
             raise ValueError(f"rllib must be a mapping of PPOConfig.training settings, got {self.rllib!r}")

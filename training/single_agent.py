@@ -63,8 +63,8 @@ it. In 2v2 games (``config.teams``; partners sit opposite) the partner seat is p
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
-import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -73,15 +73,11 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.aec import check_seed
+from envs.core.config import is_real
 from envs.core.game import Game, GameState, team_seats
 from training.players import OpponentPool, Player
 
 _MAX_REDEALS = 100
-
-
-def _real(x: Any) -> bool:
-    """A real number, numpy's included (``np.float32(0.5)``), never a bool."""
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 
 def _seat_value(name: str, seat: Any, n: int) -> int | None:
@@ -164,11 +160,11 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
             raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
-        if not _real(shaping) or not 0 <= shaping < math.inf:  # NaN fails both comparisons
+        if not is_real(shaping) or not 0 <= shaping < math.inf:  # NaN fails both comparisons
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
-        if not _real(gamma) or not 0 < gamma <= 1:
+        if not is_real(gamma) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
-        if not _real(illegal_reward) or not math.isfinite(illegal_reward):
+        if not is_real(illegal_reward) or not math.isfinite(illegal_reward):
             raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         evaluate = getattr(game, "evaluate", None)
         if shaping and not callable(evaluate):
@@ -414,7 +410,7 @@ def make_env(
     fields = {f.name for f in dataclasses.fields(game_class.config_class)}
     unknown = sorted(set(params) - fields - {"config"}, key=repr)  # the game takes a config too
     if unknown:  # neither the game's parameter nor the view's: name both lists
-        view = ["opponents", "seat", "partner", "shaping", "gamma", "illegal_reward", "render_mode"]
+        view = [k for k in inspect.signature(make_env).parameters if k not in ("game", "params")]
         raise ValueError(
             f"unknown keyword(s) {unknown} for the single-agent view of {entry.name}; the view's: "
             f"{view}; the game's parameters: {sorted(fields)}"

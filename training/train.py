@@ -204,7 +204,8 @@ FLAG_OF = {"params": "--param/--variant", "final_eval_games": "--eval-games", "p
 
 
 def _check_set_agrees(flags: dict[str, Any], given: dict[str, Any]) -> None:
-    """An option given both by its own flag and by ``--set`` must agree: neither silently wins."""
+    """An option given both by its own flag and by ``--set`` must agree: neither silently wins.
+    The game's parameters given both ways are refused outright (they would merge key by key)."""
     for key, value in given.items():
         if key not in flags or (key == "params" and not flags["params"]):
             continue

@@ -8,6 +8,7 @@ parameter and the allowed values.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -44,6 +45,11 @@ def check_bool(name: str, value: object) -> None:
     """Raise ``ValueError`` unless ``value`` is a bool."""
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def is_real(value: object) -> bool:
+    """A real number, numpy's included (``np.float32(0.5)``), never a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def plain(value: Any) -> Any:
