@@ -18,24 +18,7 @@ from envs import otto_game_over_v0
 from envs.otto_game_over.game import OttoGameOverGame
 from envs.otto_game_over.rules import State
 from tests.otto_game_over.helpers import board, make, p_eight, play
-
-S15_BOARD = """
-     a      b      c      d      e
-5  A4/0   G16/0  G16/0  G16/0  A4/0
-4  .      E12/1  C8/0   E12/0  .
-3  .      C8/0   C8/0   C8/0   .
-2  .      E12/0  C8/0   E12/1  B7/1
-1  A4/0   B7/3   G16/0  A4/0   .
-"""
-
-S14_BOARD = """
-     a      b      c      d      e
-5  B7/3   Z0/0   D10/1  G16/2  E12/1
-4  C8/1   F12/1  A4/3   C8/3   A4/0
-3  Z0/2   F12/3  C8/0   B7/1   E12/3
-2  G16/3  F12/2  B7/3   A4/3   Z0/0
-1  F12/1  .      A4/1   C8/3   D10/1
-"""
+from tests.otto_game_over.test_scenarios import S14_BOARD, S15_BOARD
 
 # --- game.py: seats are checked, facts match the doc page ----------------------------------------
 
