@@ -272,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("bench", help="agent-steps/s through env() and the engine, vs connect_four_v3")
-    p.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
+    p.add_argument("--games", nargs="+", default=None, help="games to measure (default: all)")
     p.add_argument(
         "--seconds",
         type=float_at_least(0, strict=True),

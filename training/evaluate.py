@@ -51,6 +51,7 @@ MIN_PARALLEL_GAMES = 40
 
 EVAL_GAMES = 200  # eightfold eval: games per pairing
 EVAL_WORKERS = 2  # eightfold eval: worker processes
+MAX_GAMES = 10**9  # eightfold eval --games: more is no tournament anyone waits for (and no list that fits)
 
 _CACHE: dict[tuple[str, str, str, bool, tuple[str, int, int] | None], Any] = {}
 
@@ -69,7 +70,10 @@ def add_parser(sub: Any) -> None:
         help="two or more distinct bot specs, model .zip paths and/or RLlib run directories (each names its rating)",
     )
     p.add_argument(
-        "--games", type=int_at_least(1), default=EVAL_GAMES, help=f"games per pairing (default {EVAL_GAMES})"
+        "--games",
+        type=int_at_least(1, MAX_GAMES),
+        default=EVAL_GAMES,
+        help=f"games per pairing (default {EVAL_GAMES}, at most {MAX_GAMES:,})",
     )
     p.add_argument(
         "--mode",
@@ -224,7 +228,7 @@ def run_tournament(
         start_forkserver()  # Ctrl-C while it imports torch: no traceback of its own
         with contextlib.ExitStack() as stack:  # Ctrl-C: the pool is terminated
             with sigint_deferred():  # ... once it is up
-                pool = stack.enter_context(ctx.Pool(workers, initializer=worker_init))
+                pool = stack.enter_context(ctx.Pool(min(workers, len(tasks)), initializer=worker_init))
             parts = pool.map(_run_chunk, tasks)
     else:
         with _torch_threads_kept():  # _run_chunk sets one thread: a worker's, not the caller's
@@ -330,9 +334,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
             f"wrote {learning_curve(Path(args.curve), Path(args.plot or Path(args.curve) / 'learning_curve.png'))}"
         )
         return 0
+    written: dict[Path, str] = {}
     for option in ("json", "plot", "records"):  # before the games: a bad path must not lose the results
         if getattr(args, option):
-            output_file(f"--{option}", getattr(args, option))
+            path = output_file(f"--{option}", getattr(args, option)).resolve()
+            if path in written:
+                raise ValueError(
+                    f"{written[path]} and --{option} name the same file {str(path)!r}; give each its own"
+                )
+            written[path] = f"--{option}"
     if args.env is None:
         env, params = infer_env(args.players)
         params.update(parse_params(args.param, args.variant))

@@ -46,19 +46,21 @@ def parse_params(
     return params
 
 
-def int_at_least(low: int) -> Any:
-    """An ``argparse`` type: an int ``>= low``; anything else is a usage error saying so."""
+def int_at_least(low: int, high: int | None = None) -> Any:
+    """An ``argparse`` type: an int ``>= low`` (and ``<= high`` when given); anything else is a
+    usage error saying so."""
+    allowed = f">= {low}" if high is None else f"from {low} to {high:,}"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+            raise argparse.ArgumentTypeError(f"expected an integer {allowed}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
         return value
 
-    parse.__name__ = f"int >= {low}"
+    parse.__name__ = f"int {allowed}"
     return parse
 
 

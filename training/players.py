@@ -101,6 +101,14 @@ class PolicyPlayer(ProbabilityPlayer):
             model = MaskablePPO.load(path, device="cpu")
         except FileNotFoundError as exc:
             raise ValueError(f"no model at {path!r}") from exc
+        except (
+            AssertionError,
+            KeyError,
+            ValueError,
+        ) as exc:  # a zip without sb3's data, or another algorithm's
+            raise ValueError(
+                f"{path!r} is not a MaskablePPO model (what eightfold train saves): {type(exc).__name__}: {exc}"
+            ) from exc
         finally:
             random.setstate(kept[0])
             np.random.set_state(kept[1])

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 import time
@@ -142,7 +143,7 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
         where = f"{str(path)!r} line {number}"
         try:
             rec = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # JSONDecodeError, or the int parser's digit limit
             raise ValueError(f"{where} is not JSON ({exc})") from None
         if not isinstance(rec, dict):
             raise ValueError(f"{where} is not a game record (a JSON object), got {type(rec).__name__}")
@@ -182,8 +183,9 @@ def _check_record(rec: dict[str, Any], where: str) -> None:
         (
             "returns",
             isinstance(rec["returns"], list)
+            and isinstance(rec["seats"], list)
             and len(rec["returns"]) == len(rec["seats"])
-            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in rec["returns"]),
+            and all(_finite_number(x) for x in rec["returns"]),
             "a list of numbers, one per seat",
         ),
     ]
@@ -204,6 +206,16 @@ def _check_record(rec: dict[str, Any], where: str) -> None:
             shown = repr(rec[key])
             shown = shown if len(shown) <= 80 else shown[:77] + "..."
             raise ValueError(f"{where}: {key} must be {expected}, got {shown}")
+
+
+def _finite_number(x: Any) -> bool:
+    """A JSON number a float holds: not a bool, and not an integer beyond a float's range."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:
+        return False
 
 
 def format_list(records: list[dict[str, Any]], numbers: list[int] | None = None) -> str:
