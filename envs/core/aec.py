@@ -17,7 +17,6 @@ and rendering.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -32,11 +31,28 @@ RENDER_MODES = ("ansi", "rgb_array", "human")
 
 
 def _index(action: Any) -> int:
-    """``action`` as an int index: Python and numpy integers; ``TypeError`` for anything else,
-    ``True`` / ``False`` included (a bool is an int to Python, never an action here)."""
+    """``action`` as an int index: Python and numpy integers (a 0-d numpy integer array too);
+    ``TypeError`` for anything else: ``True`` / ``False`` (a bool is an int to Python, never an
+    action here), floats, and other libraries' numbers (a torch tensor: convert it with
+    ``int()``; ``operator.index`` would take a bool tensor as 1 and a batch of one as its
+    element)."""
     if isinstance(action, (bool, np.bool_)):
         raise TypeError("a bool is not an action index")
-    return operator.index(action)
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    raise TypeError(f"not an integer: {type(action).__name__}")
+
+
+def _in_range(action: Any, n: int) -> bool:
+    """Whether ``action`` is in ``Discrete(n)`` for ``env()``'s assert: what :func:`_index`
+    takes (every numpy integer dtype, ``uint64`` too, which Gymnasium's ``Discrete.contains``
+    refuses; any size of int, where it overflows past 64 bits), no bool, inside ``[0, n)``."""
+    try:
+        return 0 <= _index(action) < n
+    except TypeError:
+        return False
 
 
 def check_seed(seed: Any) -> int:
@@ -138,21 +154,30 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         """New episode. ``reset(seed=s)`` deals exactly like every other ``reset(seed=s)``;
         a later ``reset()`` draws its episode seed from the stream ``s`` started (from fresh
         entropy if no seed was ever given), as Gymnasium does, so a run seeded once repeats."""
-        if seed is not None:
-            seed = check_seed(seed)
-            self._seed_stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-        else:
-            if self._seed_stream is None:
-                self._seed_stream = np.random.default_rng()
-            seed = int(self._seed_stream.integers(2**63))
-        self._np_random_seed = seed
-        rng = np.random.default_rng(seed)
         if options is not None and not isinstance(options, Mapping):
             raise ValueError(f"options must be None or a dict of reset options, got {type(options).__name__}")
         if options is not None and "options" in options:
             # PettingZoo's api_test probes reset(seed=0, options={"options": 1}); the key is reserved
             options = {k: v for k, v in options.items() if k != "options"}
-        self._state = state = self.game.new_initial_state(rng, options or None)
+        # a reset the game refuses (a bad option) leaves the seed stream as it was: the run
+        # seeded once still repeats after it
+        stream, drawn_from = self._seed_stream, None
+        if seed is not None:
+            seed = check_seed(seed)
+            stream = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+        else:
+            if stream is None:
+                stream = np.random.default_rng()
+            drawn_from = stream.bit_generator.state
+            seed = int(stream.integers(2**63))
+        try:
+            state = self.game.new_initial_state(np.random.default_rng(seed), options or None)
+        except BaseException:
+            if drawn_from is not None:
+                stream.bit_generator.state = drawn_from
+            raise
+        self._seed_stream, self._np_random_seed = stream, seed
+        self._state = state
         self._mask = None
         # a position set up mid-game (the "state" option) starts an episode there: seats already
         # knocked out are no agents of it, and what was paid before it is no reward of it
@@ -206,6 +231,12 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------- step
     def step(self, action: Any) -> None:
+        if self._state is None:  # agent_selection does not exist yet
+            raise RuntimeError("call reset() before using the environment")
+        if not self.agents:
+            raise ValueError(
+                "step() after the episode ended: every agent is done; call reset() for a new one"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -222,6 +253,11 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self._update_after_move()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._state is None:  # agent_selection does not exist yet
+            raise RuntimeError("call reset() before using the environment")
+        return super().last(observe)  # type: ignore[no-any-return]
 
     # ---------------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -280,6 +316,7 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """
 
     illegal_reward = -1.0
+    _has_reset: bool  # OrderEnforcingWrapper's
 
     # hot attributes, forwarded without __getattr__ (order checks kept)
     def _raw(self, name: str) -> Any:
@@ -306,11 +343,7 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             return
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
-        in_space = (type(action) is int and 0 <= action < raw.n_actions) or (
-            action is not None
-            and not isinstance(action, (bool, np.bool_))  # Discrete.contains(True) holds; no index
-            and raw.action_spaces[agent].contains(action)
-        )
+        in_space = (type(action) is int and 0 <= action < raw.n_actions) or _in_range(action, raw.n_actions)
         assert (action is None and dead) or in_space, "action is not in action space"
         self._has_updated = True
         if dead:
@@ -319,6 +352,16 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             self._end_by_illegal_action(agent)
         else:
             raw.step(action)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        # PettingZoo's wrapper counts a reset the env refused as done; the env is still where
+        # it was (never reset: the order checks keep naming the call that came too early)
+        had_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except BaseException:
+            self._has_reset = had_reset
+            raise
 
     def _end_by_illegal_action(self, agent: str) -> None:
         from pettingzoo.utils.env_logger import EnvLogger
