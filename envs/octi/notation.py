@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import operator
 import re
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from envs.core.notation import canonical_text
 from envs.octi.actions import (
@@ -50,12 +51,9 @@ def pod_name(st: State, g: int) -> str:
 def action_to_string(st: State, action: int) -> str:
     """Canonical string of a legal action; ``"illegal <index>"`` otherwise (a bool, a float or a
     string is no index: ``True`` is not read as 1)."""
-    try:
-        a = operator.index(action) if not isinstance(action, bool) else None
-    except TypeError:
-        a = None
-    if a is None:
-        return f"illegal {action!r}"
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return f"illegal {action!r}"  # not operator.index: it reads a torch bool tensor as 1
+    a = int(action)
     if not 0 <= a < st.lay.size or not st._legal_bytes()[a]:
         return f"illegal {a}"
     kind, x, y, z = st.lay.decode[a]

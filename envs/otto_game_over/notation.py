@@ -6,7 +6,7 @@ runs of whitespace.
 
 from __future__ import annotations
 
-import operator
+import numpy as np
 
 from envs.core.notation import WordTable, canonical_text
 from envs.otto_game_over import actions as A
@@ -52,13 +52,12 @@ _WORDS = WordTable(ACTION_STRINGS)
 
 
 def action_to_string(action: int) -> str:
-    try:
-        index = operator.index(action)
-    except TypeError:
+    # not operator.index: it reads a torch bool tensor as 1
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         return f"illegal {action}"
-    if isinstance(action, bool) or not 0 <= index < A.N_ACTIONS:
+    if not 0 <= action < A.N_ACTIONS:
         return f"illegal {action}"
-    return ACTION_STRINGS[index]
+    return ACTION_STRINGS[int(action)]
 
 
 def string_to_action(text: str) -> int:

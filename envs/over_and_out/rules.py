@@ -10,7 +10,6 @@ Imports only the stdlib, numpy and ``envs.core``.
 
 from __future__ import annotations
 
-import operator
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -189,12 +188,11 @@ class State(GameState):
         p = self.to_move
         if p < 0:
             raise ValueError("the game is over: no action is legal")
-        try:
-            if isinstance(action, (bool, np.bool_)):  # an int to Python, never an action here
-                raise TypeError
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(f"action must be an int in [0, {NUM_ACTIONS - 1}], got {action!r}") from None
+        # a bool is an int to Python, never an action here; nor is another library's number
+        # (operator.index would read a torch bool tensor as 1)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an int in [0, {NUM_ACTIONS - 1}], got {action!r}")
+        a = int(action)
         bits = self.legal_bits()
         if not 0 <= a < NUM_ACTIONS or not (bits >> a) & 1:
             legal = [ACTION_STRINGS[x] for x in LEGAL_LISTS[bits]]
