@@ -53,8 +53,9 @@ def make_bot(game: Any, spec: str, seed: int) -> Any:
         if unknown:
             raise ValueError(f"unknown parameter(s) {unknown} for {name!r}; allowed: ['sims']")
         sims = params.get("sims", 200)
-        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 1:
-            raise ValueError(f"{name}: sims must be an int >= 1, got {sims!r}")
+        least = 2 if name == "ismcts" else 1  # ISMCTS asserts a visited child: one simulation has none
+        if isinstance(sims, bool) or not isinstance(sims, int) or sims < least:
+            raise ValueError(f"{name}: sims must be an int >= {least}, got {sims!r}")
         # three streams of their own, drawn from (seed, role): seed, seed + 1 and seed + 2 met the
         # streams of the opponent, seeded seed + 1 (the rollouts of an ismcts opponent replayed
         # this bot's own draws)

@@ -174,7 +174,7 @@ def test_openspiel_play_script_runs(tmp_path: Path) -> None:
     )
     assert "eightfold_octi {}: os-mcts:sims=5 vs heuristic, 2 games: " in out.stdout
     for args, message in (
-        (["--bot", "ismcts:sims=0"], "sims must be an int >= 1, got 0"),
+        (["--bot", "ismcts:sims=0"], "sims must be an int >= 2, got 0"),
         (
             ["--game", "over_and_out", "--bot", "os-mcts:sims=5"],
             "os-mcts: OpenSpiel's MCTSBot takes only games that pay at the end",

@@ -403,7 +403,7 @@ def test_openspiel_play_refuses_a_boolean_sims() -> None:
     game = eos.load_game("otto_octopus", num_players=2, rng_seed=0)
     with pytest.raises(ValueError) as exc:
         mod.make_bot(game, "ismcts:sims=true", 0)
-    assert str(exc.value) == "ismcts: sims must be an int >= 1, got True"
+    assert str(exc.value) == "ismcts: sims must be an int >= 2, got True"
 
 
 @pytest.mark.parametrize(

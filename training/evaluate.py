@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from envs.core.config import check_choice, check_int
+from envs.core.config import check_choice, check_int, check_seed
 from envs.core.files import replacing, write_text
 from envs.core.game import team_seats
 from envs.core.registry import get_game
@@ -186,6 +186,7 @@ def run_tournament(
     record (:func:`training.tournament.game_record`, with ``env``, ``params`` and ``pairing``),
     pairing by pairing in game order, as ``eightfold replay`` reads them."""
     check_int("games", games, 1)
+    check_seed(seed)
     check_choice("mode", mode, ("first", "all"))
     check_int("workers", workers, 1)
     if len(players) < 2:

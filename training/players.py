@@ -292,7 +292,11 @@ class OpponentPool:
                 return ("fallback", self.fallback)
             raise RuntimeError("no opponent available yet (only an empty 'self' group)")
         w = np.array([g.weight for g in groups])
-        g = groups[int(rng.choice(len(groups), p=w / w.sum()))]
+        total = w.sum()
+        if not math.isfinite(total):  # finite weights whose sum overflows (1e308 twice)
+            w = w / w.max()
+            total = w.sum()
+        g = groups[int(rng.choice(len(groups), p=w / total))]
         if len(g.players) > 1 and rng.random() >= self.latest_prob:
             return g.players[int(rng.integers(len(g.players)))]
         return g.players[-1]

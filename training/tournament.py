@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.config import check_seed
 from envs.core.game import STATE_OPTION, Game, team_seats
 from training.players import Player
 from training.single_agent import outcome, placement
@@ -150,7 +151,7 @@ def play_game(
     (``"options": {"state": state.to_dict()}``, the reset options that set it up again,
     its generator included), its moves in notation (``"moves"``) and whether the game was cut
     off at its step limit (``"truncated"``)."""
-    seeds = _game_seeds(game, seed)
+    seeds = _game_seeds(game, check_seed(seed))
     state = start_of(game, np.random.default_rng(seeds[0]), start)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
     moves: list[str] | None = None

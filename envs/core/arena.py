@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.bots import Bot
+from envs.core.config import check_seed
 from envs.core.game import Game, GameState, team_seats
 
 
@@ -28,7 +29,7 @@ def _final_state(
 ) -> GameState:
     if len(bots) != game.num_players:
         raise ValueError(f"need {game.num_players} bots, got {len(bots)}")
-    seeds = np.random.SeedSequence(seed).spawn(game.num_players + 1)
+    seeds = np.random.SeedSequence(check_seed(seed)).spawn(game.num_players + 1)
     state: GameState = game.new_initial_state(np.random.default_rng(seeds[0]), options)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
     while not state.is_terminal():
@@ -91,8 +92,7 @@ def play_match(
         raise ValueError(f"need {n} bots, one per seat, got {len(bots)}")
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be an int >= 1, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    check_seed(seed)
     for i, bot in enumerate(bots):
         if not callable(getattr(bot, "act", None)):
             raise ValueError(

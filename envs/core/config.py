@@ -41,6 +41,14 @@ def check_int(name: str, value: object, lo: int | None = None, hi: int | None = 
         raise ValueError(f"{name} must be an int in [{lo_s}, {hi_s}], got {value!r}")
 
 
+def check_seed(value: object, name: str = "seed") -> int:
+    """``value`` as an int seed: a Python or numpy integer >= 0 (not a bool, not ``None``:
+    nothing falls back to fresh entropy), else ``ValueError`` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+    return int(value)
+
+
 def check_bool(name: str, value: object) -> None:
     """Raise ``ValueError`` unless ``value`` is a bool."""
     if not isinstance(value, bool):

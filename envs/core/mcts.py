@@ -196,6 +196,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.bots import Bot, ScoringBot, check_mover, make_bot
+from envs.core.config import check_int, check_seed
 from envs.core.game import Game, GameState, legal_indices
 
 AUTO_DEPTH = 2  # rollout steps before the game's evaluation when ``depth="auto"``
@@ -434,8 +435,9 @@ class MCTSBot(Bot):
         keys = (legal_indices(world.legal_mask()) + base).tolist()
         bias = None if self.prior_bot is None else self._bias(node, world, mover, keys, rng)
         if bias is not None and self.widen > 0:  # progressive widening: the prior's best first
-            allowed = max(1, math.ceil(self.widen * math.sqrt(node.visits + 1)))
-            if allowed < len(keys):
+            reach = self.widen * math.sqrt(node.visits + 1)  # inf for a huge widen: no ceil of it
+            if reach < len(keys):
+                allowed = max(1, math.ceil(reach))
                 keys = sorted(keys, key=lambda k: (-bias.get(k, -0.5), k))[:allowed]
         untried = [k for k in keys if k not in children]
         if untried:
@@ -593,8 +595,8 @@ def measure_sims_per_second(
     bot = make_bot(game, spec, {})
     if not isinstance(bot, MCTSBot):
         raise ValueError(f"{spec!r} is not an mcts spec")
-    if positions < 1:
-        raise ValueError(f"positions must be >= 1, got {positions!r}")
+    check_int("positions", positions, 1)
+    seed = check_seed(seed)
     rng = np.random.default_rng(seed)
     found: list[GameState] = []
     for played in range(1000):  # a short game picks few positions (none, sometimes): play on

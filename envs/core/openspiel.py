@@ -94,7 +94,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from envs.core.bots import Bot, check_mover
-from envs.core.config import check_int
+from envs.core.config import check_int, check_seed
 from envs.core.game import TERMINAL, Game, GameState, check_seat, hides_nothing
 from envs.core.registry import GAMES, get_game
 
@@ -104,6 +104,9 @@ PREFIX = "eightfold_"
 NONE = -1
 #: the parameter that seeds the deals of the games with chance
 RNG_SEED = "rng_seed"
+
+ISMCTS_MAX_C = 1e6
+"""The largest exploration constant of the ``ismcts`` bot spec (``OpenSpielISMCTSBot``)."""
 
 _SEQUENTIAL = pyspiel.GameType.Dynamics.SEQUENTIAL
 _Chance = pyspiel.GameType.ChanceMode
@@ -535,7 +538,7 @@ class EightfoldBot(pyspiel.Bot):  # type: ignore[misc]
         if not isinstance(game, EightfoldGame):
             raise ValueError(f"game must be an eightfold OpenSpiel game (load_game), got {game!r}")
         self._bot = make_bot(game.engine, spec, dict(get_game(game.name).bots()))
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
         self.spec = spec
 
     def step(self, state: EightfoldState) -> int:
@@ -579,10 +582,13 @@ class OpenSpielISMCTSBot(Bot):
                 f"ismcts: {game.name} has no hidden information, and OpenSpiel's ISMCTS takes "
                 "imperfect-information games only; use mcts"
             )
-        check_int("ismcts: sims", sims, 1)
+        # OpenSpiel's ISMCTS asserts a visited child after its search (one simulation leaves
+        # none) and picks among the children within 1e-5 of the best UCT value (past about
+        # c = 1e11 the floats are coarser than that, and no child is within it of itself)
+        check_int("ismcts: sims", sims, 2)
         check_int("ismcts: rollouts", rollouts, 1)
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 < c < float("inf"):
-            raise ValueError(f"ismcts: c must be a number > 0, got {c!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 < c <= ISMCTS_MAX_C:
+            raise ValueError(f"ismcts: c must be a number in (0, {ISMCTS_MAX_C:g}], got {c!r}")
         self.sims, self.c, self.rollouts = int(sims), float(c), int(rollouts)
         self._spiel = EightfoldGame(game.name, spiel_params(game.config))
 

@@ -517,9 +517,9 @@ def test_ismcts_bot_in_a_match_and_bad_specs() -> None:
     first = play_match(game, pair, games=2, seed=3)
     assert first == play_match(game, pair, games=2, seed=3)
     for spec, message in (
-        ("ismcts:sims=0", r"ismcts: sims must be an int in \[1, inf\], got 0"),
+        ("ismcts:sims=0", r"ismcts: sims must be an int in \[2, inf\], got 0"),
         ("ismcts:rollouts=1.5", r"ismcts: rollouts must be an int in \[1, inf\], got 1.5"),
-        ("ismcts:c=-1", r"ismcts: c must be a number > 0, got -1"),
+        ("ismcts:c=-1", r"ismcts: c must be a number in \(0, 1e\+06\], got -1"),
         (
             "ismcts:depth=2",
             r"unknown parameter\(s\) \['depth'\] for bot 'ismcts'; allowed: \['sims', 'c', 'rollouts'\]",

@@ -282,7 +282,7 @@ def test_ismcts_bot_refuses_c_zero_and_a_finished_game() -> None:
 
     entry = get_game("otto_octopus")
     game = entry.game_class()(num_players=2)
-    with pytest.raises(ValueError, match=r"ismcts: c must be a number > 0, got 0"):
+    with pytest.raises(ValueError, match=r"ismcts: c must be a number in \(0, 1e\+06\], got 0"):
         make_bot(game, "ismcts:c=0", dict(entry.bots()))
     bot = make_bot(game, "ismcts:sims=2", dict(entry.bots()))
     state = game.new_initial_state(np.random.default_rng(0))

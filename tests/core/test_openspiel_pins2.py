@@ -216,10 +216,10 @@ def test_eightfold_bot_plays_the_seat_to_move() -> None:
 
 @pytest.mark.parametrize("c", [float("inf"), True, float("nan")])
 def test_ismcts_bot_refuses_a_c_that_is_not_a_finite_number(c: Any) -> None:
-    """``c`` must be a number > 0 and finite: infinity (all exploration), a bool and NaN are
+    """``c`` must be a number in (0, 1e6]: infinity (all exploration), a bool and NaN are
     refused by name."""
     game = get_game("otto_octopus").game_class()(num_players=2)
-    with pytest.raises(ValueError, match=re.escape(f"ismcts: c must be a number > 0, got {c!r}")):
+    with pytest.raises(ValueError, match=re.escape(f"ismcts: c must be a number in (0, 1e+06], got {c!r}")):
         eos.OpenSpielISMCTSBot(game, c=c)
 
 
