@@ -113,7 +113,8 @@ do not force scoring [False]; ``episode`` "game" | "match" ["game"]; ``target_sc
 ``max_matches`` truncation [30]; ``eight_lobes`` "round" | "round_or_square" ["round"].
 Bad values raise ``ValueError`` naming the parameter.
 
-Rewards (spec §5): only at the end. "game": winners (T-k)/(k(T-1)), losers -1/(T-1) (two
+Rewards (spec §5): only at the end. "game", with T = the number of teams (the players, or 2
+in 2v2) and k of them winning: winners (T-k)/(k(T-1)), losers -1/(T-1) (two
 sides: +1/-1, draw 0); truncation after ``max_matches`` regular matches pays 0. "match":
 (own match score - mean of the others) / 32. Solo: victory max(score, 0)/32, defeat -1.
 Illegal action through ``env()``: -1 to the mover, game over (OGO-63); only the AEC dicts
@@ -222,7 +223,7 @@ progress toward a victory, below). Measured with ``envs.core.arena.play_match``
 2026-12-05) heuristic vs random 3,728 W / 404 D / 868 L (win rate 0.746; 0.706 over 500 games
 with the earlier ``heuristic``); whole games to 24 (1,000 games: 200 at each of ``seed=0`` .. ``4``, 2026-12-03)
 911 W / 89 L (0.911; the 200 games of ``seed=1`` alone, quoted before, 187 / 13);
-greedy vs random, one match, 500 games: 250 W / 32 D / 218 L (0.50).
+greedy vs random, one match, 500 games (``seed=1``): 250 W / 32 D / 218 L (0.50; 258 / 30 / 212 at ``seed=0``).
 Solo (OGO-60..62) is a hard puzzle (a victory needs 4 big circles, which close only at the
 16 inner vertices, and an 8 before the board fills). There ``heuristic`` values each placement
 by the board it leaves: a victory's reward, -1 for a full board, else ``-1 + 1.5 * progress``
