@@ -289,7 +289,10 @@ def test_play_rejects_a_bad_seat() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("eval", "--players", "random", "greedy", "--games", "0"), "argument --games: must be from 1 to 1,000,000,000, got 0"),
+        (
+            ("eval", "--players", "random", "greedy", "--games", "0"),
+            "argument --games: must be from 1 to 1,000,000,000, got 0",
+        ),
         (("eval", "--players", "random", "greedy", "--workers", "0"), "argument --workers: must be >= 1"),
         (("bench", "--seconds", "0"), "argument --seconds: must be a number > 0"),
         (("bench", "--seconds", "abc"), "argument --seconds: expected a number > 0, got 'abc'"),
