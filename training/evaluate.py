@@ -361,8 +361,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     valid = len(args.players) >= 2 and len(set(args.players)) == len(args.players)  # else refused below
     if valid and seats > 1 and args.games % seats:
         print(
-            f"note: {args.games} games over {seats} seats put the first player in seats 0..{args.games % seats - 1} "
-            f"once more than in the others; a multiple of {seats} balances first-move advantages",
+            f"note: {args.games} games over {seats} seats put the first player in "
+            f"{'seat 0' if args.games % seats == 1 else f'seats 0..{args.games % seats - 1}'} once more than in the others; a multiple of {seats} balances first-move advantages",
             file=sys.stderr,
         )
     from training.position import parse_reset_options, split_moves

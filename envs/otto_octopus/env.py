@@ -1,7 +1,7 @@
 """Otto the Octopus — ``eightfold/otto_octopus-v0``
 ====================================================
 
-Tile laying for 1-4 players (spec ``rules/otto_octopus.md``). Players grow Otto's eight
+Tile laying for 1-4 players (spec ``../shared/rules/otto_octopus.md``). Players grow Otto's eight
 arms from the middle of an 8x8 ocean and place fish around him; arm ends score their
 arm, shells double, coral corners double, algae add one, and ten kinds of fish have
 effects (extra turns and placements, skipped turns, swaps, returns, the shark's penalty,
@@ -284,7 +284,7 @@ players, 100 games), and ``mcts:sims=200`` beats it 0.765 [0.673, 0.837].
 
 Version history
 ---------------
-* v0: first release (spec ``rules/otto_octopus.md``).
+* v0: first release (spec ``../shared/rules/otto_octopus.md``).
 """
 
 from __future__ import annotations

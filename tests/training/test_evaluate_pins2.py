@@ -170,7 +170,8 @@ def test_the_note_on_unbalanced_seats_names_the_seats_played_once_more(
     assert main([*args, "--games", str(games), "--workers", "1"]) == 0
     err = capsys.readouterr().err
     if games % seats:
-        note = f"note: {games} games over {seats} seats put the first player in seats 0..{games % seats - 1} once"
+        where = "seat 0" if games % seats == 1 else f"seats 0..{games % seats - 1}"
+        note = f"note: {games} games over {seats} seats put the first player in {where} once"
         assert note in err
     else:
         assert "note:" not in err

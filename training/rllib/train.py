@@ -505,7 +505,10 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             clear_run(run_dir)  # an earlier run's files, of either backend
             if frozen:
                 copy_main_to_opponent(algo)  # the first opponent is main itself, not another random net
-        print(f"training {name} {params or ''} with RLlib PPO vs {env_config['opponents']}", flush=True)
+        print(
+            f"training {name}{f' {params}' if params else ''} with RLlib PPO vs {env_config['opponents']}",
+            flush=True,
+        )
         shared = env_config["self_play"] == "shared" and "self" in env_config["opponents"]
         if shared and os.environ.get("PYTHONHASHSEED", "random") == "random":
             print(
