@@ -36,6 +36,8 @@ def _index(action: Any) -> int:
     action here), floats, and other libraries' numbers (a torch tensor: convert it with
     ``int()``; ``operator.index`` would take a bool tensor as 1 and a batch of one as its
     element)."""
+    if type(action) is int:  # the common case first
+        return action
     if isinstance(action, (bool, np.bool_)):
         raise TypeError("a bool is not an action index")
     if isinstance(action, (int, np.integer)):
