@@ -75,7 +75,7 @@ class PairResult:
         :attr:`score`: a win 1, a draw 0.5, a loss 0)."""
         if not self.placements or sides < 2:
             return self.score
-        return float(np.mean([(sides - p) / (sides - 1) for p in self.placements]))
+        return _mean([(sides - p) / (sides - 1) for p in self.placements])
 
     def summary(self) -> dict[str, Any]:
         lo, hi = wilson(self.wins, self.games)
@@ -89,9 +89,15 @@ class PairResult:
             "win_rate": self.wins / max(1, self.games),
             "win_rate_ci95": [lo, hi],
             "score": self.score,
-            "mean_placement": float(np.mean(self.placements)) if self.placements else float("nan"),
-            "mean_return": float(np.mean(self.returns)) if self.returns else float("nan"),
+            "mean_placement": _mean(self.placements) if self.placements else float("nan"),
+            "mean_return": _mean(self.returns) if self.returns else float("nan"),
         }
+
+
+def _mean(values: Sequence[float]) -> float:
+    """The mean with an exactly rounded sum (``math.fsum``): the same to the last bit in
+    whatever order the games came in (``eval --workers`` merges its chunks in chunk order)."""
+    return math.fsum(values) / len(values)
 
 
 def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
