@@ -21,6 +21,11 @@ paid to any agent at any step (RLlib holds them until that agent's next observat
   (``"random"``, ``"heuristic"``, ``"mcts:sims=50"``): one seat drawn at random is the
   learning agent and the bot moves for the other seats inside ``reset``/``step``.
 * Truncation (the game's length limit) sets ``truncateds``; the rules end sets ``terminateds``.
+* An illegal action (in the action space, mask entry 0) ends the episode as the AEC env's
+  ``env()`` does (PettingZoo's ``TerminateIllegalWrapper``; OCT-48, OAO-43, OGO-63, OTP-44):
+  the mover gets -1, every other learning agent still playing 0, and all are terminated
+  (RLlib's own ``check_multiagent_environments`` steps with ``action_space.sample()``). An
+  action outside the action space, or a non-integer, raises ``ValueError``.
 """
 
 from __future__ import annotations
@@ -109,6 +114,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self._bot: Any = None
         self._done: set[int] = set()
         self._paid = np.zeros(n)
+        self._illegal_end = False
 
     @property
     def state(self) -> GameState:
@@ -154,17 +160,44 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
                 ]
         self._done = set()
         self._paid = np.zeros(n)
+        self._illegal_end = False
 
     # ------------------------------------------------------------------- step
     def step(self, action_dict: Mapping[Any, Any]) -> tuple[Any, Any, Any, Any, Any]:
         state = self.state
         seat = state.current_player()
         agent = self._names[seat]
+        if self._illegal_end:
+            raise ValueError("the episode ended on an illegal action; call reset()")
         if agent not in action_dict:
             raise ValueError(f"expected an action for {agent} (the agent to act), got {sorted(action_dict)}")
-        state.apply(int(action_dict[agent]))
+        action = action_dict[agent]
+        if (
+            isinstance(action, (bool, np.bool_))
+            or not isinstance(action, (int, np.integer, np.ndarray))
+            or (isinstance(action, np.ndarray) and (action.shape != () or action.dtype.kind not in "iu"))
+            or not 0 <= int(action) < self.game.num_actions
+        ):
+            raise ValueError(
+                f"action of {agent} must be an int in [0, {self.game.num_actions}), got {action!r}"
+            )
+        if not state.is_terminal() and not state.legal_mask()[int(action)]:
+            return self._end_by_illegal_action(seat)
+        state.apply(int(action))
         self._play_bots()
         return self._emit(seat)
+
+    def _end_by_illegal_action(self, mover: int) -> tuple[Any, Any, Any, Any, Any]:
+        """The mover -1, every other learning agent still playing 0, all terminated; the
+        engine state stays the position before the action."""
+        self._illegal_end = True
+        live = [s for s in sorted(self._learners) if s not in self._done]
+        obs = {self._names[s]: self._observe(s, False) for s in live}
+        rewards = {self._names[s]: -1.0 if s == mover else 0.0 for s in live}
+        terms: dict[str, bool] = {self._names[s]: True for s in live}
+        terms["__all__"] = True
+        self._done.update(live)
+        return obs, rewards, terms, {"__all__": False}, {}
 
     def _play_bots(self) -> None:
         """Bot seats (and every seat once the learners are all out) move until a learner is to act."""
