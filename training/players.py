@@ -101,11 +101,8 @@ class PolicyPlayer(ProbabilityPlayer):
             model = MaskablePPO.load(path, device="cpu")
         except FileNotFoundError as exc:
             raise ValueError(f"no model at {path!r}") from exc
-        except (
-            AssertionError,
-            KeyError,
-            ValueError,
-        ) as exc:  # a zip without sb3's data, or another algorithm's
+        # a zip without sb3's data or with data of another shape, or another algorithm's model
+        except (AssertionError, AttributeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(
                 f"{path!r} is not a MaskablePPO model (what eightfold train saves): {type(exc).__name__}: {exc}"
             ) from exc
