@@ -110,3 +110,17 @@ def test_integer_actions_of_every_kind_play(kind: Any) -> None:
     env.step({agent: kind(legal)})
     plain.step({agent: legal})
     assert env.state.to_dict() == plain.state.to_dict() != start
+
+
+@pytest.mark.parametrize("seed", [True, "3", -1, 1.5])
+def test_a_bad_reset_seed_is_named(seed: Any) -> None:
+    """As ``env()``'s reset: a bool, text, a negative number or a float is no seed, and the
+    message names ``seed`` (numpy's own messages did not, and ``True`` seeded as 1)."""
+    env = EightfoldMultiAgentEnv({"game": "over_and_out", "params": {"num_players": 2}})
+    with pytest.raises(ValueError, match=r"seed must be an int >= 0, got "):
+        env.reset(seed=seed)
+
+
+def test_a_config_without_a_game_is_named() -> None:
+    with pytest.raises(ValueError, match="env_config must name the game"):
+        EightfoldMultiAgentEnv({"params": {"num_players": 2}})

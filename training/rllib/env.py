@@ -25,7 +25,12 @@ paid to any agent at any step (RLlib holds them until that agent's next observat
   ``env()`` does (PettingZoo's ``TerminateIllegalWrapper``; OCT-48, OAO-43, OGO-63, OTP-44):
   the mover gets -1, every other learning agent still playing 0, and all are terminated
   (RLlib's own ``check_multiagent_environments`` steps with ``action_space.sample()``). An
-  action outside the action space, or a non-integer, raises ``ValueError``.
+  action outside the action space, or a non-integer, raises ``ValueError``; so does a ``step()``
+  after the episode ended (call ``reset()``).
+* ``reset(options=...)`` takes the game's reset options; a position set up mid-game (the
+  ``state`` option) starts the episode there as in the AEC env: seats already knocked out are
+  no agents of it and what was paid before it is no reward of it. Options that give a
+  finished game are a ``ValueError``. A seed is a Python or numpy integer >= 0.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from envs.core.config import check_seed
 from envs.core.game import Game, GameState
 from training.rllib.common import FROZEN_PREFIX, parse_opponents
 
@@ -50,6 +56,8 @@ def make_game(env_config: Mapping[str, Any]) -> Game[Any, Any]:
     if game_class is None:
         from envs.core.registry import get_game
 
+        if "game" not in env_config:
+            raise ValueError("env_config must name the game: {'game': 'octi', ...} (or give a game_class)")
         game_class = get_game(str(env_config["game"])).game_class()
     game: Game[Any, Any] = game_class(**params)
     return game
@@ -129,6 +137,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
     # ------------------------------------------------------------------ reset
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
         if seed is not None:
+            seed = check_seed(seed)
             # RLlib seeds copy v of runner w with seed + w + v (its MultiAgentEnvRunner builds
             # every copy from one EnvContext, vector_index 0): that number repeats across the
             # runners of a run, kept apart by w, and across runs at neighbouring seeds (copy v + 1
@@ -136,6 +145,11 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
             self._rng = np.random.default_rng([seed, *self._stream])
         for _ in range(100):
             self._new_episode(options)
+            if self.state.is_terminal():  # set up by the options: no bot finished it
+                given = ", ".join(map(str, options or {}))
+                raise ValueError(
+                    f"the reset options ({given}) give a finished game: there is no move to play"
+                )
             self._play_bots()
             if not self.state.is_terminal():
                 seat = self.state.current_player()
@@ -145,9 +159,14 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
     def _new_episode(self, options: Mapping[str, Any] | None) -> None:
         """Deal a game and draw this episode's opponent and learning seat."""
         n = self.game.num_players
-        self._state = self.game.new_initial_state(self._rng, options)
+        self._state = state = self.game.new_initial_state(self._rng, options)
+        # a position set up mid-game (the "state" option) starts the episode there, as in the
+        # AEC env: seats already knocked out are no agents of it (never the learner), and what
+        # was paid before it is no reward of it
+        out = set() if state.is_terminal() else set(state.eliminated())
         spec = self._specs[int(self._rng.choice(len(self._specs), p=self._weights))]
-        learner = int(self._rng.integers(n))
+        live = [s for s in range(n) if s not in out]
+        learner = live[int(self._rng.integers(len(live)))]
         self._names = [self.game.agent_name(i) for i in range(n)]
         self._bot = self._bots.get(spec)
         if self._bot is not None:
@@ -158,17 +177,19 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
                 self._names = [
                     name if i == learner else f"{FROZEN_PREFIX}{i}" for i, name in enumerate(self._names)
                 ]
-        self._done = set()
-        self._paid = np.zeros(n)
+        self._done = out
+        self._paid = np.array(state.returns(), dtype=np.float64)
         self._illegal_end = False
 
     # ------------------------------------------------------------------- step
     def step(self, action_dict: Mapping[Any, Any]) -> tuple[Any, Any, Any, Any, Any]:
         state = self.state
-        seat = state.current_player()
-        agent = self._names[seat]
         if self._illegal_end:
             raise ValueError("the episode ended on an illegal action; call reset()")
+        if state.is_terminal():
+            raise ValueError("the episode ended; call reset()")
+        seat = state.current_player()
+        agent = self._names[seat]
         if agent not in action_dict:
             raise ValueError(f"expected an action for {agent} (the agent to act), got {sorted(action_dict)}")
         action = action_dict[agent]
@@ -181,7 +202,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
             raise ValueError(
                 f"action of {agent} must be an int in [0, {self.game.num_actions}), got {action!r}"
             )
-        if not state.is_terminal() and not state.legal_mask()[int(action)]:
+        if not state.legal_mask()[int(action)]:
             return self._end_by_illegal_action(seat)
         state.apply(int(action))
         self._play_bots()
