@@ -67,8 +67,10 @@ def _end(st: State) -> tuple[str, str]:
     own = [st.pos[w * st.P + p] for p in range(st.P)]
     if st.classic:
         how = "holds all 3 enemy bases" if all(b in own for b in st.geo.bases[1 - w]) else ""
-    else:
-        how = "reached an enemy base" if any(sq in st.geo.enemy_base_set[w] for sq in own) else ""
+    else:  # a landing ends the game inside the turn, its movers still recorded (END never ran);
+        # a pod already on a base in a restored state is no landing of this turn
+        landed = st.movers and any(sq in st.geo.enemy_base_set[w] for sq in own)
+        how = "reached an enemy base" if landed else ""
     return f"{COLOUR_NAMES[w]} wins", how or f"{COLOUR_NAMES[1 - w]} cannot move"
 
 
