@@ -77,7 +77,11 @@ def _end(st: State) -> tuple[str, str]:
 def _when(st: State, how: str) -> str:
     """When a finished game ended: a landing on an enemy base ends it inside the turn, before
     END counts it (OCT-42); every other end once the turn is complete."""
-    return f"in turn {st.turn + 1}" if how == "reached an enemy base" else f"after {st.turn} turns"
+    return (
+        f"in turn {st.turn + 1}"
+        if how == "reached an enemy base"
+        else f"after {st.turn} turn{'' if st.turn == 1 else 's'}"
+    )
 
 
 def _status(st: State) -> list[str]:

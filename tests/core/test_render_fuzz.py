@@ -240,4 +240,4 @@ def test_octi_end_text_says_the_loser_cannot_move_in_a_restored_state() -> None:
     having no pods left ... Checked at END of the previous turn"."""
     env = _octi_edited_state_won_by_no_legal_action()
     head = next(line for line in env.render().splitlines() if line.startswith("game over"))
-    assert head == "game over after 1 turns: Black wins (Red cannot move)", head
+    assert head == "game over after 1 turn: Black wins (Red cannot move)", head
