@@ -167,7 +167,7 @@ def _unpickle_game(short_name: str, params: dict[str, Any], deals: int) -> Eight
 
 
 def _unpickle_state(game: EightfoldGame, text: str) -> EightfoldState:
-    return game.deserialize_state(text)  # type: ignore[no-any-return]
+    return game.deserialize_state(text)
 
 
 def _no_info_state(short_name: str, kind: str) -> str:
@@ -292,6 +292,18 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
         # OpenSpiel pickles a game with its generator, which its Python games cannot give
         return (_unpickle_game, (self._shared.short_name, self._shared.params, self._shared.deals))
 
+    def deserialize_state(self, text: str) -> EightfoldState:
+        """The state ``state.serialize()`` wrote; ``ValueError`` unless an eightfold state of
+        this game and its parameters wrote it (another OpenSpiel game's text read as a fresh
+        deal claiming that game's history)."""
+        state: EightfoldState = super().deserialize_state(text)
+        if not state.__dict__.pop("_read_back", False):
+            raise ValueError(
+                f"this state was written by another game (no eightfold state), not by this game "
+                f"({self._shared.game_id})"
+            )
+        return state
+
     def new_initial_state(self, serialized: Any = None) -> EightfoldState:
         """A new game, the next deal of this game object (see the module's docstring)."""
         if serialized is not None:
@@ -358,8 +370,10 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         d = self.__dict__
         if key in ("_shared", "_made") and key in d:
             return  # a copy keeps its game's and its own (a deserialised _shared is a placeholder)
-        if key == "_game_id" and key in d and value != d[key]:
-            raise ValueError(f"this state was written by {value}, not by this game ({d[key]})")
+        if key == "_game_id" and key in d:
+            if value != d[key]:
+                raise ValueError(f"this state was written by {value}, not by this game ({d[key]})")
+            object.__setattr__(self, "_read_back", True)  # deserialize_state checks it came
         if key == "_deal" and "_deal" in d and d["_deal"] == d["_made"]:
             shared = d["_shared"]  # becoming a copy: give the deal number back
             if shared.deals == d["_made"] + 1:
@@ -400,14 +414,18 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
     # Python attributes; these only mark the original first)
     def clone(self) -> EightfoldState:
         self._used = True
-        return super().clone()  # type: ignore[no-any-return]
+        copy: EightfoldState = super().clone()
+        copy.__dict__.pop("_read_back", None)  # set as the copy took the game id
+        return copy
 
     def child(self, action: int) -> EightfoldState:
         self._used = True
-        return super().child(action)  # type: ignore[no-any-return]
+        copy: EightfoldState = super().child(action)
+        copy.__dict__.pop("_read_back", None)
+        return copy
 
     def serialize(self) -> str:
-        self._used = True
+        self.engine  # noqa: B018 - dealt now: the text carries the deal, not the reader's rng_seed
         return super().serialize()  # type: ignore[no-any-return]
 
     # observations, computed here: the same as the observer's, without the initial state that
