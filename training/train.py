@@ -261,7 +261,10 @@ def check_resume(cfg: TrainConfig, saved: dict[str, Any], out: Path) -> None:
         )
     path, steps = latest_model_steps(out)
     if path is None:
-        raise ValueError(f"--resume: no model in {str(out)!r} to continue (no model.zip or checkpoint)")
+        raise ValueError(
+            f"--resume: no model in {str(out)!r} to continue (no model.zip or checkpoint: the run stopped "
+            "before its first); drop --resume to start it again"
+        )
     if cfg.timesteps <= steps:
         raise ValueError(
             f"--resume: the run is at {steps:,} steps already ({path.name}); give --timesteps above that"
