@@ -47,8 +47,8 @@ def _index(action: Any) -> int:
     raise TypeError(f"not an integer: {type(action).__name__}")
 
 
-def _in_range(action: Any, n: int) -> bool:
-    """Whether ``action`` is in ``Discrete(n)`` for ``env()``'s assert: what :func:`_index`
+def action_in_range(action: Any, n: int) -> bool:
+    """Whether ``action`` is in ``Discrete(n)`` (``env()``'s assert, the RLlib env): what :func:`_index`
     takes (every numpy integer dtype, ``uint64`` too, which Gymnasium's ``Discrete.contains``
     refuses; any size of int, where it overflows past 64 bits), no bool, inside ``[0, n)``."""
     try:
@@ -345,7 +345,9 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             return
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
-        in_space = (type(action) is int and 0 <= action < raw.n_actions) or _in_range(action, raw.n_actions)
+        in_space = (type(action) is int and 0 <= action < raw.n_actions) or action_in_range(
+            action, raw.n_actions
+        )
         assert (action is None and dead) or in_space, "action is not in action space"
         self._has_updated = True
         if dead:

@@ -66,7 +66,7 @@ def test_raw_env_refuses_0d_bool_and_float_arrays(name: str, bad: Any) -> None:
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_env_takes_a_0d_unsigned_array(name: str) -> None:
-    """``_in_range``: "what ``_index`` takes (every numpy integer dtype ...)", so ``env()``'s
+    """``action_in_range``: "what ``_index`` takes (every numpy integer dtype ...)", so ``env()``'s
     assert passes a legal ``np.array(a, dtype=uint32)``."""
     env = GAMES[name].env()
     env.reset(seed=0)

@@ -43,6 +43,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from envs.core.aec import action_in_range
 from envs.core.config import check_seed
 from envs.core.game import Game, GameState
 from training.rllib.common import FROZEN_PREFIX, parse_opponents
@@ -193,12 +194,7 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         if agent not in action_dict:
             raise ValueError(f"expected an action for {agent} (the agent to act), got {sorted(action_dict)}")
         action = action_dict[agent]
-        if (
-            isinstance(action, (bool, np.bool_))
-            or not isinstance(action, (int, np.integer, np.ndarray))
-            or (isinstance(action, np.ndarray) and (action.shape != () or action.dtype.kind not in "iu"))
-            or not 0 <= int(action) < self.game.num_actions
-        ):
+        if not action_in_range(action, self.game.num_actions):
             raise ValueError(
                 f"action of {agent} must be an int in [0, {self.game.num_actions}), got {action!r}"
             )
