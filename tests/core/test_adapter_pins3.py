@@ -105,15 +105,10 @@ def test_a_step_after_the_rules_end_is_refused_with_its_own_message() -> None:
     """Module docstring: a ``step()`` "after the episode ended (call ``reset()``)" is a
     ``ValueError``: the rules' end says the episode ended, not that it ended on an illegal
     action (it did not), and the state is left as it was."""
-    env = _rllib_env({"game": "over_and_out", "params": {"num_players": 2}, "opponents": "self"})
-    rng = np.random.default_rng(0)
-    obs, _ = env.reset(seed=0)
-    while True:
-        agent = next(a for a, o in obs.items() if o["action_mask"].any())
-        action = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
-        obs, _, terms, truncs, _ = env.step({agent: action})
-        if terms["__all__"] or truncs["__all__"]:
-            break
+    pytest.importorskip("ray.rllib")
+    from tests.training.test_rllib_fuzz import _finished  # the rules' end of a seeded random game
+
+    env, _, action = _finished({"game": "over_and_out", "params": {"num_players": 2}, "opponents": "self"})
     end = env.state.to_dict()
     for acting in ("player_0", "player_1"):
         with pytest.raises(ValueError) as info:
