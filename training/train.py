@@ -649,6 +649,17 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         flush=True,
     )
     remaining = max(0, cfg.timesteps - model.num_timesteps)
+    # PPO collects whole rollouts: asking learn() for the rounded-up count trains the same steps
+    # (the configs' schedules are constant) and lets the progress bar end at its own total
+    rollout = cfg.n_steps * cfg.n_envs
+    if remaining % rollout:
+        rounded = -(-remaining // rollout) * rollout
+        print(
+            f"PPO trains in whole rollouts of {rollout:,} steps (n_steps {cfg.n_steps} x n_envs "
+            f"{cfg.n_envs}): {remaining:,} steps to go round up to {rounded:,}",
+            flush=True,
+        )
+        remaining = rounded
     start_steps, t0 = model.num_timesteps, time.time()
     from training.callbacks import StopWhenAsked, save_model
     from training.interrupt import GracefulInterrupt

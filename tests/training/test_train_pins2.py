@@ -270,6 +270,27 @@ def test_the_command_prints_its_files_and_a_resumes_own_steps(
     assert report["games_per_pairing"] == 1 and report["pairs"][0]["games"] == 1
 
 
+def test_a_count_between_rollouts_is_said_to_round_up_and_trains_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PPO collects whole rollouts (here 2 x 32 = 64 steps): ``--timesteps 100`` trains 128
+    steps and says so before it starts, so the progress bar's total is what is trained; a
+    resume rounds what is left from where the run stands."""
+    out = tmp_path / "run"
+    assert _train(out, 100) == 0
+    printed = capsys.readouterr().out
+    assert (
+        "PPO trains in whole rollouts of 64 steps (n_steps 32 x n_envs 2): 100 steps to go round up to 128"
+        in printed
+    )
+    assert "trained 128 steps in" in printed
+    assert _train(out, 130, "--resume", "--eval-games", "1") == 0
+    printed = capsys.readouterr().out
+    assert "2 steps to go round up to 64" in printed and "trained 64 steps in" in printed
+    assert _train(tmp_path / "whole", 64) == 0
+    assert "round up" not in capsys.readouterr().out, "a whole number of rollouts needs no note"
+
+
 def test_a_partner_model_of_other_parameters_gets_the_note(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
