@@ -17,7 +17,8 @@ A position is a JSON dict; every key is optional (defaults in brackets)::
                   not given: 4/4/3 minus the team's shapes of that kind
                                                         [4/4/3 minus the team's shapes]
     shapes        {"small@vf1": 0, "square@ve4": null, ...} closed shapes in the order
-                  they closed -> owning team, or null = unclaimed (OGO-21)             [{}]
+                  they closed -> owning team, or null = unclaimed (OGO-21); a shape
+                  closed on the board but left out is no shape (nobody claims it)      [{}]
     totals        per team game total                                                  [0]
     match_scores  per team score of the last finished match                            [0]
     matches       regular matches finished                                             [0]
