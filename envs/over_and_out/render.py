@@ -138,6 +138,9 @@ def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
         d.text((x, y + 28), "to play", fill=INK, font=font(12), anchor="mm")
 
 
+#: the seat boxes' centres lie on an ellipse of these radii round the table's centre (380, 250):
+#: the boxes (170 x 84) keep 10 px from the picture's sides
+SEAT_RX, SEAT_RY = 285, 195
 #: top edge of the mover's hand and its caption, below every seat box (the lowest seat's box
 #: ends at 250 + 195 + 42 = 487)
 HAND_TOP = 494
@@ -159,7 +162,7 @@ def render_rgb(state: State) -> np.ndarray:
     d.text((12, 30), _rules(state), fill=INK, font=font(12))
     for seat in range(state.n):  # seat 0 at the top, clockwise on screen
         angle = -math.pi / 2 + 2 * math.pi * seat / state.n
-        _seat(d, state, seat, cx + 295 * math.cos(angle), cy + 195 * math.sin(angle))
+        _seat(d, state, seat, cx + SEAT_RX * math.cos(angle), cy + SEAT_RY * math.sin(angle))
     if state.to_move >= 0:
         hand = state.hands[state.to_move]
         d.text(

@@ -202,7 +202,9 @@ def _oao(n: int = 3, seed: int = 0):  # type: ignore[no-untyped-def]
 def _oao_seat_xy(n: int, seat: int) -> tuple[float, float]:
     """A seat box's centre (``render_rgb``: seat 0 at the top, then clockwise on screen)."""
     a = -math.pi / 2 + 2 * math.pi * seat / n
-    return 380 + 295 * math.cos(a), 250 + 195 * math.sin(a)
+    from envs.over_and_out.render import SEAT_RX, SEAT_RY
+
+    return 380 + SEAT_RX * math.cos(a), 250 + SEAT_RY * math.sin(a)
 
 
 def test_over_and_out_seats_clockwise_in_their_colours_with_their_chips() -> None:

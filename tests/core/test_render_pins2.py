@@ -929,7 +929,21 @@ def _oao_box(n: int, seat: int) -> tuple[int, int]:
     import math
 
     a = -math.pi / 2 + 2 * math.pi * seat / n
-    return round(380 + 295 * math.cos(a)), round(250 + 195 * math.sin(a))
+    from envs.over_and_out.render import SEAT_RX, SEAT_RY
+
+    return round(380 + SEAT_RX * math.cos(a)), round(250 + SEAT_RY * math.sin(a))
+
+
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_over_and_out_seat_boxes_keep_off_the_pictures_sides(n: int) -> None:
+    """The seats beside the table (4, 6 and 8 players) keep a margin from the picture's left
+    and right sides: the outer columns show the background only."""
+    from envs.over_and_out.game import OverAndOutGame
+
+    st = OverAndOutGame(num_players=n).new_initial_state(np.random.default_rng(0))
+    img = OverAndOutGame(num_players=n).render_rgb(st)
+    for side in (img[:, :8], img[:, -8:]):
+        assert (side == img[0, 0]).all(), "a seat box reaches the side of the picture"
 
 
 def test_over_and_out_hand_cards_carry_short_labels_and_a_caption() -> None:
