@@ -7,9 +7,9 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
     printf 'play 5\\nquit\\n' | eightfold play over_and_out --param num_players=2 --vs heuristic
 
 ``--options JSON`` and ``--moves 'M1; M2'`` start the game from a chosen position
-(:mod:`training.position`); at the end (or on ``quit``) every seat's moves are printed in the
-form ``--moves`` replays. ``--record FILE.jsonl`` (here and with ``--watch``/``--random``) adds a
-game that ends to that file in ``eightfold eval --records``' form, which ``eightfold replay``
+(:mod:`training.position`; a start where your seat is already out is refused); at the end (or
+on ``quit``, end of input or Ctrl-C) every seat's moves are printed in the form ``--moves``
+replays. ``--record FILE.jsonl`` (here and with ``--watch``/``--random``) adds a game that ends to that file in ``eightfold eval --records``' form, which ``eightfold replay``
 lists, replays and turns into a dataset. Every seat other than yours is played by ``--vs`` (your partner
 too, in 2v2). Only legal moves are taken. You see what your seat sees at the table: the
 position, your own cards or tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2
@@ -134,6 +134,12 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     first = raw.state.to_dict() if record_to is not None else {}
     rng = np.random.default_rng(args.seed + 1)
     me = raw.possible_agents[seat]
+    if me not in env.agents or env.terminations[me] or env.truncations[me]:  # knocked out before
+        live = [a for a in env.agents if not (env.terminations[a] or env.truncations[a])]
+        raise ValueError(
+            f"--seat {seat}: {me} is already out in this position, so there is nothing for you to "
+            f"play; take a seat still in the game ({', '.join(live)})"
+        )
     record = split_moves(getattr(args, "moves", None))  # the game's moves in notation, every seat's
     print(f"{entry.env_id}: you are {me}, every other seat is {args.vs}. Type 'help' for commands.", file=out)
     if given:
@@ -160,11 +166,14 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
                 print(f"{agent} ({args.vs}) plays: {shown}", file=out)
             record.append(raw.action_to_string(action))
             env.step(action)
-    except Quit as why:
-        print(f"game abandoned ({why}).", file=out)
+    except (Quit, KeyboardInterrupt) as why:  # quit, end of input, Ctrl-C: the moves are kept
+        ctrl_c = isinstance(why, KeyboardInterrupt)  # the terminal shows ^C, and no new line
+        print(f"{chr(10) if ctrl_c else ''}game abandoned ({'Ctrl-C' if ctrl_c else why}).", file=out)
         _print_record(args, record, out)
         if record_to is not None:
             print(f"(not added to {record_to}: the game did not end)", file=out)
+        if ctrl_c:
+            raise  # the command's own ending of an interrupt (exit status 130)
         return 0
     returns = raw.state.returns()
     print("\n" + str(env.render()), file=out)
@@ -233,6 +242,17 @@ def _print_record(args: argparse.Namespace, record: list[str], out: TextIO) -> N
     )
 
 
+def _left(
+    args: argparse.Namespace, specs: list[str], record: list[str], record_to: Path | None, out: TextIO
+) -> None:
+    """A watched game left before its end (``--max-steps``, Ctrl-C): a ``--watch`` game's moves
+    so far (a ``--random`` one replays from its seed), and no record."""
+    if specs:
+        _print_record(args, record, out)
+    if record_to is not None:
+        print(f"(not added to {record_to}: the game did not end)", file=out)
+
+
 def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``--random`` (uniform legal moves from ``--seed``) or ``--watch P ...`` (a bot spec,
     ``model.zip`` or RLlib run per seat, or one for every seat; models play their most likely
@@ -280,29 +300,34 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)
     record = split_moves(args.moves)
     step = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        if term or trunc:
-            print(f"{agent} finished with reward {reward:+.3f}{' (truncated)' if trunc else ''}", file=out)
-            env.step(None)
-            continue
-        print(env.render(), file=out)
-        seat = raw.possible_agents.index(agent)
-        action = choose(obs, seat)
-        who = f" ({specs[seat]})" if specs else ""
-        record.append(raw.action_to_string(action))
-        print(f"[{step}] {agent}{who}: {record[-1]}\n", file=out)
-        env.step(action)
-        step += 1
-        if args.delay:
-            time.sleep(args.delay)
-        if args.max_steps and step >= args.max_steps and not raw.state.is_terminal():
-            print(f"(stopped after {step} steps, before the end: no result)", file=out)
-            if specs:
-                _print_record(args, record, out)
-            if record_to is not None:
-                print(f"(not added to {record_to}: the game did not end)", file=out)
-            return 0
+    try:
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            if term or trunc:
+                print(
+                    f"{agent} finished with reward {reward:+.3f}{' (truncated)' if trunc else ''}", file=out
+                )
+                env.step(None)
+                continue
+            print(env.render(), file=out)
+            seat = raw.possible_agents.index(agent)
+            action = choose(obs, seat)
+            who = f" ({specs[seat]})" if specs else ""
+            text = raw.action_to_string(action)  # before the step: a string may name the position's squares
+            env.step(action)
+            record.append(text)
+            print(f"[{step}] {agent}{who}: {text}\n", file=out)
+            step += 1
+            if args.delay:
+                time.sleep(args.delay)
+            if args.max_steps and step >= args.max_steps and not raw.state.is_terminal():
+                print(f"(stopped after {step} steps, before the end: no result)", file=out)
+                _left(args, specs, record, record_to, out)
+                return 0
+    except KeyboardInterrupt:  # Ctrl-C: the only way to leave a watched game before its end
+        print(f"\n(interrupted after {step} steps, before the end: no result)", file=out)
+        _left(args, specs, record, record_to, out)
+        raise  # the command's own ending of an interrupt (exit status 130)
     print(env.render(), file=out)
     print(
         f"game over after {step} moves. returns: {[round(float(x), 3) for x in raw.state.returns()]}",
