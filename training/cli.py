@@ -100,6 +100,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"choose one of --random (watch a random game), --watch <players> (watch bots or models) "
             f"and --vs <bot|model> (play), got {' and '.join(modes)}"
         )
+    if not modes and _is_solo(args):  # a solo game is played alone: nobody to name with --vs
+        from training.play import play_vs
+
+        return play_vs(args)
     if args.vs is None and args.seat != 0:
         raise ValueError("--seat is your seat with --vs <bot|model>; a game without --vs has no human seat")
     if args.vs is not None:
@@ -115,6 +119,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     from training.play import watch
 
     return watch(args)
+
+
+def _is_solo(args: argparse.Namespace) -> bool:
+    """Whether ``play``'s game, with its parameters, is a solo game (one player)."""
+    from envs.core.registry import get_game
+
+    return bool(get_game(args.env).game_class()(**parse_params(args.param, args.variant)).num_players == 1)
 
 
 # -------------------------------------------------------------------------- render
@@ -244,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--vs",
         default=None,
-        help="opponent: bot spec (random, heuristic, mcts:sims=200), an SB3 model.zip or an RLlib run directory",
+        help="opponent: bot spec (random, heuristic, mcts:sims=200), an SB3 model.zip or an RLlib run "
+        "directory (a solo game is played without one)",
     )
     p.add_argument("--seat", type=int, default=0, help="your seat with --vs (default 0)")
     p.add_argument(

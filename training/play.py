@@ -11,7 +11,7 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
 on ``quit``, end of input or Ctrl-C) every seat's moves are printed in the form ``--moves``
 replays. ``--record FILE.jsonl`` (here and with ``--watch``/``--random``) adds a game that ends to that file in ``eightfold eval --records``' form, which ``eightfold replay``
 lists, replays and turns into a dataset. Every seat other than yours is played by ``--vs`` (your partner
-too, in 2v2). Only legal moves are taken. You see what your seat sees at the table: the
+too, in 2v2; a solo game is played without ``--vs``). Only legal moves are taken. You see what your seat sees at the table: the
 position, your own cards or tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2
 partner's, the open game's visible tiles), and the other seats' moves with their hidden parts
 left out (``Game.public_action_string``: Otto the Octopus's swapped and returned tiles).
@@ -123,10 +123,17 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         raise ValueError(
             "--max-steps and --delay are for --random and --watch; a game with --vs is played to its end"
         )
-    note = params_note(args.vs, game)  # first: a model of another game is refused by name
-    opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
-    if note:
-        print(note, file=out)
+    solo = game.num_players == 1
+    if solo and args.vs is not None:
+        raise ValueError(
+            f"--vs: a solo {game.name} game (num_players=1) has no other seat to play; leave --vs out"
+        )
+    opponent = None
+    if not solo:
+        note = params_note(args.vs, game)  # first: a model of another game is refused by name
+        opponent = make_player(game, args.vs, game_bots(entry), deterministic=True)
+        if note:
+            print(note, file=out)
     record_to = _record_file(args)
     given = reset_to_position(
         env, args.seed, getattr(args, "options", None), getattr(args, "moves", None), to_play=True
@@ -141,7 +148,8 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
             f"play; take a seat still in the game ({', '.join(live)})"
         )
     record = split_moves(getattr(args, "moves", None))  # the game's moves in notation, every seat's
-    print(f"{entry.env_id}: you are {me}, every other seat is {args.vs}. Type 'help' for commands.", file=out)
+    others = "a solo game" if solo else f"every other seat is {args.vs}"
+    print(f"{entry.env_id}: you are {me}, {others}. Type 'help' for commands.", file=out)
     if given:
         print(f"(from the position after the {given} move(s) of --moves)", file=out)
     try:
@@ -159,6 +167,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
                     print(private, file=out)
                 action = _ask(env, stdin, out)
             else:
+                assert opponent is not None  # a solo game has no other seat
                 p = raw.possible_agents.index(agent)
                 action = int(opponent.act(raw.state, p, rng))
                 # as you would see it at the table: hidden parts of a move are left out
@@ -184,8 +193,11 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
     _print_record(args, record, out)
     seats = ["human" if s == seat else str(args.vs) for s in range(game.num_players)]
     # as eval --records writes a pairing's game: "human" against the bot, the human's result
-    result = outcome(np.asarray(returns, dtype=float), seat, team_seats(game, seat))
-    vs = {"pairing": ["human", str(args.vs)], "game": 0, "result": result}
+    # (a solo game, like a --watch one, names only its player: its score is in "returns")
+    vs = None
+    if not solo:
+        result = outcome(np.asarray(returns, dtype=float), seat, team_seats(game, seat))
+        vs = {"pairing": ["human", str(args.vs)], "game": 0, "result": result}
     _append_record(record_to, entry.env_id, args, seats, first, record[given:], raw.state, out, vs)
     return 0
 

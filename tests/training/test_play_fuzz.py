@@ -202,8 +202,9 @@ def _check_vs(
 ) -> list[str]:
     """One ``play --vs`` game by a fuzzing person: the problems found (none expected)."""
     record = tmp / f"{name}-{seat}-{seed}.jsonl"
-    argv = ["play", name, *_params(params), "--vs", vs, "--seat", str(seat), "--seed", str(seed)]
-    argv += ["--record", str(record)]
+    solo = GAMES[name].game_class()(**params).num_players == 1  # played alone: no --vs
+    argv = ["play", name, *_params(params), *([] if solo else ["--vs", vs]), "--seat", str(seat)]
+    argv += ["--seed", str(seed), "--record", str(record)]
 
     def person(out: io.StringIO) -> _Person:
         return _Person(out, seed * 1009 + seat, lines, quit_p=0.01)
@@ -409,3 +410,23 @@ def test_a_human_seat_already_out_in_the_start_position_is_told_or_refused(tmp_p
     code, out, err, _ = _run([*argv, "--seat", "1"], script="")
     assert "your move>" not in out  # right: nothing is asked of a seat that is out
     assert (code == 2 and "player_1" in err) or (code == 0 and "you are out (player_1)" in out)
+
+
+@pytest.mark.parametrize("name", ["otto_octopus", "otto_game_over"])
+def test_a_solo_game_is_played_alone_and_refuses_an_opponent(name: str, tmp_path: Path) -> None:
+    """A solo config (``num_players=1``) is played without ``--vs`` (there is no other seat: the
+    banner says so, and the record names only the player); ``--vs`` there is a usage error
+    naming it, as ``train``'s opponents are in solo."""
+    solo = [name, "--param", "num_players=1"]
+    code, out, err, _ = _run(["play", *solo, "--vs", "heuristic"])
+    assert code == 2 and "--vs: a solo" in err and "leave --vs out" in err
+    record = tmp_path / "solo.jsonl"
+    code, out, err, fed = _run(
+        ["play", *solo, "--seed", "3", "--record", str(record)], lambda o: _Person(o, 3, 2000)
+    )
+    assert code == 0 and not fed.problems, err
+    assert "you are player_0, a solo game." in out and " plays: " not in out
+    assert "game over." in out  # 2,000 lines end either game at this seed
+    line = json.loads(record.read_text())
+    assert line["seats"] == ["human"] and "pairing" not in line
+    assert _run(["replay", str(record), "1"])[0] == 0
