@@ -89,10 +89,18 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [self.game.agent_name(i) for i in range(n)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         lo, hi = self.game.observation_bounds
-        obs_box = spaces.Box(low=lo, high=hi, shape=self.game.observation_shape, dtype=np.float32)
-        mask_box = spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8)
+        # each agent's spaces are its own (as PettingZoo classic's): seeding or sampling one
+        # agent's space leaves another's stream alone
         self.observation_spaces = {
-            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box}) for a in self.possible_agents
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=lo, high=hi, shape=self.game.observation_shape, dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
         }
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents
@@ -220,9 +228,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
             for a in self.agents:
                 if not self.terminations[a]:
                     flag[a] = someone_done = True
-        if self._has_infos:
-            for a in self.agents:
-                self.infos[a] = self.game.infos(state, self._seat_of[a])
+        self._fresh_infos()
         player = state.current_player()
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
@@ -242,6 +248,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
+            self._fresh_infos()
             return
         try:
             index = _index(action)  # ints and numpy integers; never a float rounded down
@@ -255,6 +262,17 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self._update_after_move()
         if self.render_mode == "human":
             self.render()
+
+    def _fresh_infos(self) -> None:
+        """New info dicts at every step, dead steps included: what ``last()`` and ``infos``
+        handed out before may be changed by the caller without coming back."""
+        if self._has_infos:
+            state = self.state
+            for a in self.agents:
+                self.infos[a] = self.game.infos(state, self._seat_of[a])
+        else:
+            for a in self.agents:
+                self.infos[a] = {}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self._state is None:  # agent_selection does not exist yet

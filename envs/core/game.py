@@ -131,7 +131,8 @@ class Symmetry(NamedTuple):
     ``observe(g(s), seat).ravel() == observe(s, seat).ravel()[obs_index]`` and
     ``g(s).legal_mask() == s.legal_mask()[action_index]``: action ``b`` in the image is
     action ``action_index[b]`` in the original, and playing them leads to images again
-    (a game's doc page names any rule that breaks this). Both are permutations (``int64``).
+    (a game's doc page names any rule that breaks this). Both are permutations (``int64``),
+    read-only where a game shares them between its objects (copy before changing one).
     """
 
     name: str

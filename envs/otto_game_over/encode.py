@@ -273,7 +273,10 @@ def _symmetries() -> tuple[Symmetry, ...]:
     out = []
     obs_i, act_i = turn_obs, turn_act
     for name in ("quarter turn clockwise", "half turn", "quarter turn anticlockwise"):
-        out.append(Symmetry(name, obs_i.copy(), act_i.copy()))
+        obs_c, act_c = obs_i.copy(), act_i.copy()
+        for a in (obs_c, act_c):  # shared by every game object: nobody may change them in place
+            a.setflags(write=False)
+        out.append(Symmetry(name, obs_c, act_c))
         obs_i, act_i = obs_i[turn_obs], act_i[turn_act]
     return tuple(out)
 

@@ -104,9 +104,10 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         frozen = [f"{FROZEN_PREFIX}{i}" for i in range(n)] if self.self_play == "frozen" else []
         self.possible_agents: list[Any] = seats + frozen
         self.agents = list(self.possible_agents)
-        obs_space, act_space = build_spaces(self.game)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        # each agent's spaces are its own: seeding or sampling one leaves another's stream alone
+        spaces_of = {a: build_spaces(self.game) for a in self.possible_agents}
+        self.observation_spaces = {a: obs for a, (obs, _act) in spaces_of.items()}
+        self.action_spaces = {a: act for a, (_obs, act) in spaces_of.items()}
         self.opponents = parse_opponents(config.get("opponents", config.get("opponent", "self")))
         self._specs = list(self.opponents)
         weights = np.array([self.opponents[k] for k in self._specs], dtype=np.float64)
