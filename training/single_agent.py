@@ -40,7 +40,9 @@ discounting terms), so the optimal policy is unchanged, while the learner gets a
 every step instead of only at the end. ``info["return"]``, ``info["outcome"]`` and every
 evaluation use the true returns.
 
-The learner's last step carries ``info["outcome"]`` (win / draw / loss) and
+Every info holds ``seat`` (the learner's seat this episode) and ``opponents`` (each other
+seat's agent name and its player's name: ``{"player_1": "heuristic"}``; a fixed partner is
+``"partner"``). The learner's last step carries ``info["outcome"]`` (win / draw / loss) and
 ``info["placement"]`` (1 = best, ties share their places), from the final returns as ``eval``
 counts them. A learner knocked out while others play on (Over and Out, 3+ players) ends its
 episode then: its outcome is a loss and its placement 1 + the number of rivals still playing,
@@ -187,7 +189,6 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         self.seat = 0
         self.players: dict[int, tuple[str, Player]] = {}
         self._team: frozenset[int] = frozenset({0})  # the learner's side, set per episode
-        self._names: dict[int, str] = {}  # info["opponents"] of the episode
         self._paid = 0.0
         self._done = True
 
@@ -353,7 +354,9 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return np.asarray(self.game.observe(self.state, self.seat), dtype=np.float32)
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"seat": self.seat, "opponents": {s: n for s, (n, _) in self.players.items()}}
+        # opponents by agent name: Gymnasium's vector infos take string keys all the way down
+        names = {self.game.agent_name(s): n for s, (n, _) in self.players.items()}
+        info: dict[str, Any] = {"seat": self.seat, "opponents": names}
         state = self.state
         if self._learner_out():
             returns = np.asarray(state.returns(), dtype=np.float64)
@@ -428,15 +431,41 @@ def make_env(
     )
 
 
+class ViewOf:
+    """The entry point of the id ``eightfold/<game>-single-v0``: :func:`make_env` of that game.
+    It carries the view's ``metadata``, so ``gymnasium.make`` knows its render modes (and adds
+    its ``RenderCollection`` for ``render_mode="rgb_array_list"``), and it refuses a ``game``
+    keyword naming another game (Gymnasium lets a caller's keywords override the id's)."""
+
+    metadata = SingleAgentEnv.metadata
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def __call__(self, game: str | None = None, **kwargs: Any) -> SingleAgentEnv:
+        from envs.core.registry import NAMESPACE, get_game
+
+        if game is not None and get_game(game).name != self.game:  # an unknown name: its error
+            raise ValueError(
+                f"game: {NAMESPACE}/{self.game}-single-v0 is the view of {self.game}, got game={game!r}; "
+                f"use {NAMESPACE}/{get_game(game).name}-single-v0"
+            )
+        return make_env(game=self.game, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__module__}.{type(self).__qualname__}({self.game!r})"
+
+
 def register_gymnasium() -> None:
     """Register ``eightfold/<game>-single-v0`` with Gymnasium for every game (idempotent;
-    ``import training`` calls it). ``gymnasium.make`` passes its keywords to :func:`make_env`."""
+    ``import training`` calls it). ``gymnasium.make`` passes its keywords to :func:`make_env`
+    through :class:`ViewOf`."""
     from envs.core.registry import GAMES, NAMESPACE
 
     for name in GAMES:
         env_id = f"{NAMESPACE}/{name}-single-v0"
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point="training.single_agent:make_env", kwargs={"game": name})
+            gym.register(env_id, entry_point=ViewOf(name), kwargs={"game": name})
 
 
 def make_single_agent_env(

@@ -411,4 +411,8 @@ def make_env_factory(raw_env_cls: type[EightfoldAECEnv]) -> Callable[..., AECEnv
         return StandardWrapper(raw_env_cls(**kwargs))
 
     env.__doc__ = f"The wrapped ``{raw_env_cls.__name__}`` (see the module docstring)."
+    # named where it lives (``envs.<game>.env.env``), so the standard pickle finds it by
+    # reference, as PettingZoo's own factories (a spawned process pool pickles it so)
+    env.__module__ = raw_env_cls.__module__
+    env.__qualname__ = env.__name__ = "env"
     return env

@@ -142,6 +142,9 @@ def test_the_view_renders_text_and_pictures(name: str) -> None:
             assert frame.ndim == 3 and frame.shape[2] == 3
     with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'rgb_array'"):
         make_env(name, render_mode="human", **TWO_PLAYERS[name])
+    # the id's entry point carries the view's metadata: Gymnasium wraps "human" itself
+    env = gym.make(f"eightfold/{name}-single-v0", render_mode="human", **TWO_PLAYERS[name])
+    assert type(env).__name__ == "HumanRendering" and env.unwrapped.render_mode == "rgb_array"
 
 
 def test_sb3_make_vec_env_builds_the_view_in_worker_processes() -> None:

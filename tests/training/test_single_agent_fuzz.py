@@ -204,7 +204,7 @@ BAD_CONSTRUCTION: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("octi", {"gamma": 0}, "gamma"),
     ("octi", {"shaping": -1}, "shaping"),
     ("octi", {"illegal_reward": float("nan")}, "illegal_reward"),
-    ("octi", {"render_mode": "human"}, "render_mode"),
+    ("octi", {"render_mode": "bogus"}, "render_mode"),
     ("over_and_out", {"num_players": 99}, "num_players"),
 )
 

@@ -183,15 +183,15 @@ def test_the_seat_is_not_drawn_from_the_deals_stream() -> None:
 
 # ------------------------------------------------------------- who plays which seat
 def test_info_opponents_names_every_other_seat_and_the_partner() -> None:
-    """``info["opponents"]`` maps each other seat to the name of its player: the learner's own
-    seat is not in it, and a fixed partner is named ``partner``."""
+    """``info["opponents"]`` maps each other seat's agent name to the name of its player: the
+    learner's own seat is not in it, and a fixed partner is named ``partner``."""
     game = ToyGame(num_players=2)
     _o, info = random_view(game, seat=1).reset(seed=0)
-    assert info["opponents"] == {0: "random"}
+    assert info["opponents"] == {"player_0": "random"}
     teams = ToyGame(num_players=4, teams=True)
     env = SingleAgentEnv(teams, _pool(AddThree(teams)), seat=1, partner=AddOne(teams))
     _o, info = env.reset(seed=0)
-    assert info["opponents"] == {0: "add3", 2: "add3", 3: "partner"}
+    assert info["opponents"] == {"player_0": "add3", "player_2": "add3", "player_3": "partner"}
 
 
 def test_each_opponent_seat_draws_its_own_player() -> None:

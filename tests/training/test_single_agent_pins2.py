@@ -164,6 +164,6 @@ def test_a_partner_pool_is_sampled_for_the_partner_seat() -> None:
     partner.add("add1", "mate_v1", AddOne(game))
     env = SingleAgentEnv(game, _pool(AddThree(game)), seat=0, partner=partner)
     _o, info = env.reset(seed=0)
-    assert info["opponents"] == {1: "add3", 2: "mate_v1", 3: "add3"}
+    assert info["opponents"] == {"player_1": "add3", "player_2": "mate_v1", "player_3": "add3"}
     _o, _r, _term, _trunc, info = env.step(0)  # 0 -> 1; add3 -> 4; the partner adds 1 -> 5; add3 -> 8
     assert env.state.total == 8  # type: ignore[attr-defined]
