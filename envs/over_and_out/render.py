@@ -139,8 +139,8 @@ def _seat(draw: Any, state: State, seat: int, x: float, y: float) -> None:
 
 
 #: the seat boxes' centres lie on an ellipse of these radii round the table's centre (380, 250):
-#: the boxes (170 x 84) keep 10 px from the picture's sides
-SEAT_RX, SEAT_RY = 285, 195
+#: the boxes (171 x 85 pixels, their edges drawn) keep 10 px or more from the picture's sides
+SEAT_RX, SEAT_RY = 284, 195
 #: top edge of the mover's hand and its caption, below every seat box (the lowest seat's box
 #: ends at 250 + 195 + 42 = 487)
 HAND_TOP = 494
