@@ -4,9 +4,9 @@
     eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
     eightfold replay games.jsonl 7                 # game 7 again: every position and move
     eightfold replay games.jsonl --result loss     # only the games the first player lost
-    eightfold replay games.jsonl 7 --upto 30 --out pos.png   # stop after 30 moves; a picture of it
+    eightfold replay games.jsonl 7 --upto 10 --out pos.png   # stop after 10 moves; a picture of it
     eightfold replay games.jsonl 7 --gif game7.gif           # every position, as an animation
-    eightfold replay games.jsonl 7 --upto 30 --save pos.json # that position as reset options, then:
+    eightfold replay games.jsonl 7 --upto 10 --save pos.json # that position as reset options, then:
     eightfold play octi --options @pos.json --vs heuristic   # (with the record's --param) play on
     eightfold replay games.jsonl --dataset d.npz --player heuristic   # its decisions, as arrays
 
@@ -467,9 +467,15 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raw = env.unwrapped
         write_text(args.save, json.dumps({STATE_OPTION: raw.state.to_dict()}))
         params = "".join(f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in rec["params"].items())
-        print(
-            f"wrote {args.save}; play on from there: eightfold play {raw.game.name}{params} "
-            f"--options @{args.save} --vs <bot or model>",
-            file=out,
-        )
+        if raw.state.is_terminal():  # play refuses a finished game: nothing to play on
+            print(
+                f"wrote {args.save} (the game is over there: render draws it, play has nothing to play)",
+                file=out,
+            )
+        else:
+            print(
+                f"wrote {args.save}; play on from there: eightfold play {raw.game.name}{params} "
+                f"--options @{args.save} --vs <bot or model>",
+                file=out,
+            )
     return 0

@@ -22,7 +22,8 @@ Observations are ``game.observe(state, seat)`` (the same array the AEC env puts 
 move ends the episode with ``illegal_reward`` (-1; ``info["illegal_action"]``) as its return, as
 PettingZoo's ``TerminateIllegalWrapper`` (its step pays ``illegal_reward`` less what the episode
 paid before, so the rewards still sum to the return); an index outside ``[0, num_actions)`` is no move at all and raises
-``ValueError``, as in the AEC env.
+``ValueError``, as ``raw_env`` does (``env()``'s wrapper asserts there, as PettingZoo
+classic's ``AssertOutOfBoundsWrapper``).
 
     env = SingleAgentEnv(game, OpponentPool.from_specs(game, ["random"], bots))
     obs, info = env.reset(seed=0)              # options={"seat": 1} pins the seat

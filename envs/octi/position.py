@@ -1,13 +1,14 @@
 """The reset option ``position``: an Octi position at the start of a turn, in the schema of
 ``snapshot()`` (spec §8), so a snapshot taken in phase MAIN can be fed back.
 
-Keys (only ``board`` is required)::
+Keys (only ``board`` is required), here an Octi-X position (``variant="x_fast"`` or
+``"x_classic"``: e2 holds a stack of two pods) with every key at the value its default gives::
 
     {"board": {"c3": [[0, "N,NE"]], "d6": [[1, "S"]], "e2": [[0, ""], [0, "N"]]},
      "to_move": 0,            # 0, 1 or "player_0" / "player_1" (default 0)
      "turn": 0,               # completed turns (default 0)
-     "supply": [10, 11],      # default: each side's start supply minus the prongs on its pods
-     "reserve": [0, 0],       # X only; default: the pods neither on the board nor captured
+     "supply": [22, 24],      # default: each side's start supply minus the prongs on its pods
+     "reserve": [4, 6],       # X only; default: the pods neither on the board nor captured
      "captured": [0, 0],      # default: basic: the pods not on the board; X: 0
      "phase": "MAIN"}         # the only phase a position can start in (default)
 
