@@ -457,6 +457,20 @@ class ViewOf:
         return f"{type(self).__module__}.{type(self).__qualname__}({self.game!r})"
 
 
+#: the ids' entry points are the strings ``training.single_agent:view_of_<game>`` (a string keeps
+#: a spec JSON-serialisable), which this module's ``__getattr__`` resolves to ``ViewOf(<game>)``
+VIEW_OF = "view_of_"
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith(VIEW_OF):
+        from envs.core.registry import GAMES
+
+        if name[len(VIEW_OF) :] in GAMES:
+            return ViewOf(name[len(VIEW_OF) :])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def register_gymnasium() -> None:
     """Register ``eightfold/<game>-single-v0`` with Gymnasium for every game (idempotent;
     ``import training`` calls it). ``gymnasium.make`` passes its keywords to :func:`make_env`
@@ -466,7 +480,7 @@ def register_gymnasium() -> None:
     for name in GAMES:
         env_id = f"{NAMESPACE}/{name}-single-v0"
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=ViewOf(name), kwargs={"game": name})
+            gym.register(env_id, entry_point=f"{__name__}:{VIEW_OF}{name}", kwargs={"game": name})
 
 
 def make_single_agent_env(
