@@ -344,7 +344,8 @@ def test_oao_best_response_deals_game_g_from_seed_times_100000_plus_g(
     real = OverAndOutGame.new_initial_state
 
     def recording(self: Any, rng: Any = None) -> Any:
-        seeds.append((self.num_players, rng.bit_generator.seed_seq.entropy))
+        bits = rng.bit_generator  # numpy < 1.25 names it _seed_seq only
+        seeds.append((self.num_players, (getattr(bits, "seed_seq", None) or bits._seed_seq).entropy))
         return real(self, rng)
 
     monkeypatch.setattr(OverAndOutGame, "new_initial_state", recording)

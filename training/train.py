@@ -315,7 +315,9 @@ def run_seeded(seed: int, run_seed: int) -> int:
     seeds copy i of a run at ``--seed S`` with S + i, the same number as copy i - 1 of the run at
     S + 1, and those two copies then dealt the same games (15% of their games alike, over
     thousands), so runs at neighbouring seeds were not independent replicates."""
-    return int(np.random.SeedSequence([int(seed), int(run_seed)]).generate_state(1, np.uint64)[0] >> 1)
+    return (
+        int(np.random.SeedSequence([int(seed), int(run_seed)]).generate_state(1, np.uint64)[0]) >> 1
+    )  # numpy 1.x: no uint64 >> int
 
 
 class RunSeeded(gym.Wrapper):  # type: ignore[type-arg]

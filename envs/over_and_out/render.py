@@ -162,7 +162,8 @@ def render_rgb(state: State) -> np.ndarray:
     d.text((12, 30), _rules(state), fill=INK, font=font(12))
     for seat in range(state.n):  # seat 0 at the top, clockwise on screen
         angle = -math.pi / 2 + 2 * math.pi * seat / state.n
-        _seat(d, state, seat, cx + SEAT_RX * math.cos(angle), cy + SEAT_RY * math.sin(angle))
+        # whole pixels: Pillow versions round a fractional box edge differently
+        _seat(d, state, seat, round(cx + SEAT_RX * math.cos(angle)), round(cy + SEAT_RY * math.sin(angle)))
     if state.to_move >= 0:
         hand = state.hands[state.to_move]
         d.text(

@@ -53,6 +53,15 @@ VALUES = [
 ]  # fmt: skip
 
 
+def _openspiel() -> Any:
+    """``envs.core.openspiel``, or a skip without OpenSpiel (its ImportError is no
+    ModuleNotFoundError, which is all pytest 9's ``importorskip`` skips on)."""
+    pytest.importorskip("pyspiel")
+    import envs.core.openspiel
+
+    return envs.core.openspiel
+
+
 def _game(name: str, params: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return GAMES[name].game_class()(**params), dict(GAMES[name].bots())
 
@@ -392,7 +401,7 @@ def _run_tournament(seed: Any) -> Any:
 
 
 def _eightfold_bot(seed: Any) -> Any:
-    eos = pytest.importorskip("envs.core.openspiel")
+    eos = _openspiel()
     return eos.EightfoldBot(eos.load_game("over_and_out", num_players=2), "random", seed=seed)
 
 

@@ -452,6 +452,7 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             f"opponents {saved}: the RLlib backend plays bots of the game's table and 'self'; "
             "saved models as opponents need --backend sb3"
         )
+    require_rllib("--backend rllib")  # before the first import of Ray (the env's module)
     from training.rllib.env import env_bot
 
     game = get_game(name).game_class()(**params)
@@ -467,7 +468,6 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             )
     if args.envs_per_runner is None:  # batched inference over n_envs copies, like SB3's VecEnv
         args.envs_per_runner = max(1, int(config.get("n_envs", 1)))
-    require_rllib("--backend rllib")
     check_training_settings(config.get("rllib") or {})
     training_kwargs(config, max(1, int(args.num_env_runners or 0)) * args.envs_per_runner)  # before Ray
     _check_address(args.address)
