@@ -572,8 +572,6 @@ def test_replay_docstring_lines_run_as_written(workdir: Path) -> None:
     assert lines[0].startswith("eightfold eval octi") and "--records games.jsonl" in lines[0]
     for line in lines[1:]:
         argv = shlex.split(line)[1:]
-        if argv[0] == "play":
-            continue  # pinned below: the saved position is over (a defect)
         rc, out, err = _cli(argv, "quit\n")
         if "--result" in argv and rc == 2:  # heuristic never loses to random: said so, by name
             assert "no game of games.jsonl has the result 'loss'" in err
@@ -824,10 +822,10 @@ def _octi_position_example() -> dict[str, Any]:
 
 
 def test_octi_position_docstring_example_loads() -> None:
-    from envs.core.registry import get_game
-
     """The example of ``envs/octi/position.py`` loads in both X variants, as it says, and every
     key holds the value its default gives (the snapshot of ``board`` alone), OCT-09."""
+    from envs.core.registry import get_game
+
     example = _octi_position_example()
     for variant in ("x_fast", "x_classic"):
         env = get_game("octi").env(variant=variant)

@@ -7,14 +7,16 @@ are listed (numbered: a number picks from the list). Commands: ``help``, ``moves
     printf 'play 5\\nquit\\n' | eightfold play over_and_out --param num_players=2 --vs heuristic
 
 ``--options JSON`` and ``--moves 'M1; M2'`` start the game from a chosen position
-(:mod:`training.position`; a start where your seat is already out is refused); at the end (or
-on ``quit``, end of input or Ctrl-C) every seat's moves are printed in the form ``--moves``
-replays. ``--record FILE.jsonl`` (here and with ``--watch``/``--random``) adds a game that ends to that file in ``eightfold eval --records``' form, which ``eightfold replay``
-lists, replays and turns into a dataset. Every seat other than yours is played by ``--vs`` (your partner
-too, in 2v2; a solo game is played without ``--vs``). Only legal moves are taken. You see what your seat sees at the table: the
-position, your own cards or tiles (``Game.private_text``: OTTO Game Over's cards, a 2v2
-partner's, the open game's visible tiles), and the other seats' moves with their hidden parts
-left out (``Game.public_action_string``: Otto the Octopus's swapped and returned tiles).
+(:mod:`training.position`; a start where your seat is already out is refused); at the end (or on
+``quit``, end of input or Ctrl-C) every seat's moves are printed in the form ``--moves``
+replays. ``--record FILE.jsonl`` (here and with ``--watch``/``--random``) adds a game that ends
+to that file in ``eightfold eval --records``' form, which ``eightfold replay`` lists, replays
+and turns into a dataset. Every seat other than yours is played by ``--vs`` (your partner too,
+in 2v2; a solo game is played without ``--vs``). Only legal moves are taken. You see what your
+seat sees at the table: the position, your own cards or tiles (``Game.private_text``: OTTO Game
+Over's cards, a 2v2 partner's, the open game's visible tiles), and the other seats' moves with
+their hidden parts left out (``Game.public_action_string``: Otto the Octopus's swapped and
+returned tiles).
 """
 
 from __future__ import annotations
@@ -121,7 +123,8 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         raise ValueError(f"--seat must be in [0, {game.num_players - 1}], got {seat}")
     if getattr(args, "max_steps", 0) or getattr(args, "delay", 0.0):
         raise ValueError(
-            "--max-steps and --delay are for --random and --watch; a game with --vs is played to its end"
+            "--max-steps and --delay are for --random and --watch; a game you play (--vs, or a solo "
+            "game) is played to its end"
         )
     solo = game.num_players == 1
     if solo and args.vs is not None:
@@ -336,7 +339,7 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 print(f"(stopped after {step} steps, before the end: no result)", file=out)
                 _left(args, specs, record, record_to, out)
                 return 0
-    except KeyboardInterrupt:  # Ctrl-C: the only way to leave a watched game before its end
+    except KeyboardInterrupt:  # Ctrl-C leaves a watched game before its end (as --max-steps does)
         print(f"\n(interrupted after {step} steps, before the end: no result)", file=out)
         _left(args, specs, record, record_to, out)
         raise  # the command's own ending of an interrupt (exit status 130)

@@ -472,10 +472,17 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 f"wrote {args.save} (the game is over there: render draws it, play has nothing to play)",
                 file=out,
             )
-        else:
+        else:  # a solo game is played alone; elsewhere a seat still in the game
+            out_seats = set(raw.state.eliminated())
+            seat = min(s for s in range(raw.game.num_players) if s not in out_seats)
+            who = (
+                ""
+                if raw.game.num_players == 1
+                else " --vs <bot or model>" + (f" --seat {seat}" if seat else "")
+            )
             print(
                 f"wrote {args.save}; play on from there: eightfold play {raw.game.name}{params} "
-                f"--options @{args.save} --vs <bot or model>",
+                f"--options @{args.save}{who}",
                 file=out,
             )
     return 0

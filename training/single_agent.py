@@ -185,6 +185,9 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         lo, hi = game.observation_bounds
         self.observation_space = spaces.Box(lo, hi, shape=tuple(game.observation_shape), dtype=np.float32)
         self.action_space = spaces.Discrete(game.num_actions)
+        # a copy of its own: Gymnasium's vector envs write into their first env's metadata
+        # (autoreset_mode), which would otherwise change the class's for every view
+        self.metadata = dict(type(self).metadata)
         self._rng = np.random.default_rng()
         self._state: GameState | None = None
         self.seat = 0
@@ -285,6 +288,9 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
                 self.players[s] = source.sample(self._rng)
             elif source is not None:
                 self.players[s] = ("partner", source)
+        # info["opponents"] of the episode, by agent name (Gymnasium's vector infos take string
+        # keys all the way down); each info gets a copy
+        self._names = {self.game.agent_name(s): name for s, (name, _) in self.players.items()}
 
     # -------------------------------------------------------------------- step
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -355,9 +361,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return np.asarray(self.game.observe(self.state, self.seat), dtype=np.float32)
 
     def _info(self) -> dict[str, Any]:
-        # opponents by agent name: Gymnasium's vector infos take string keys all the way down
-        names = {self.game.agent_name(s): n for s, (n, _) in self.players.items()}
-        info: dict[str, Any] = {"seat": self.seat, "opponents": names}
+        info: dict[str, Any] = {"seat": self.seat, "opponents": dict(self._names)}
         state = self.state
         if self._learner_out():
             returns = np.asarray(state.returns(), dtype=np.float64)

@@ -405,7 +405,9 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 def make_env_factory(raw_env_cls: type[EightfoldAECEnv]) -> Callable[..., AECEnv]:
     """The PettingZoo-classic ``env()`` factory: illegal action ends the game (-1 to the
     mover), out-of-bounds actions assert, and calls must follow the AEC order
-    (:class:`StandardWrapper`, equivalent to PettingZoo's three wrappers)."""
+    (:class:`StandardWrapper`, equivalent to PettingZoo's three wrappers). Bind it as ``env``
+    in ``raw_env_cls``'s module (``env = make_env_factory(raw_env)``, as every game's
+    ``env.py`` does): the standard pickle finds it there by name."""
 
     def env(**kwargs: Any) -> AECEnv:
         return StandardWrapper(raw_env_cls(**kwargs))

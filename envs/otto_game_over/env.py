@@ -157,13 +157,14 @@ documented in :mod:`envs.otto_game_over.position`. Example (spec §9 S3: legal a
     {"board": {"d3": "E12/0", "d4": "E12/1", "e3": "E12/1"}, "tables": ["B7", "A4"],
      "tower": ["E12", "G16"]}
 
-``shapes`` lists the closed shapes with their owners (``{"small@vf1": 0}``: the small circle
-at vertex f1, claimed by team 0; ``null`` = unclaimed), and a shape that is not closed on the given board raises
-``ValueError``. A shape closed on the board but left out of ``shapes`` is no shape: neither
-marked nor unclaimed, so no claim takes it (the spec's hook lists the markers placed and the
-unclaimed shapes; a board alone sets up placements without their scoring). Names (squares, tiles, cards, shapes and vertices, marker kinds, phases) are
-read in any case, as the notation is; a tie-break match position holds no cards (OGO-33: they are
-void; ``voided_cards`` counts them). ``env.unwrapped.snapshot()`` returns the full position in the same schema
+``shapes`` lists the closed shapes with their owners (``{"small@vf1": 0}``: the small circle at
+vertex f1, claimed by team 0; ``null`` = unclaimed), and a shape that is not closed on the given
+board raises ``ValueError``. A shape closed on the board but left out of ``shapes`` is no shape:
+neither marked nor unclaimed, so no claim takes it (the spec's hook lists the markers placed and
+the unclaimed shapes; a board alone sets up placements without their scoring). Names (squares,
+tiles, cards, shapes and vertices, marker kinds, phases) are read in any case, as the notation
+is; a tie-break match position holds no cards (OGO-33: they are void; ``voided_cards`` counts
+them). ``env.unwrapped.snapshot()`` returns the full position in the same schema
 (plus ``result`` once the game is over); fed back it reproduces any position of a game not
 yet over (a finished game cannot be set up: ``ValueError``). Any other option key raises ``ValueError`` (PettingZoo's
 ``api_test`` probe key ``"options"`` is ignored).

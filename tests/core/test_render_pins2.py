@@ -936,13 +936,13 @@ def _oao_box(n: int, seat: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("n", [4, 6, 8])
 def test_over_and_out_seat_boxes_keep_off_the_pictures_sides(n: int) -> None:
-    """The seats beside the table (4, 6 and 8 players) keep a margin from the picture's left
-    and right sides: the outer columns show the background only."""
+    """The seats beside the table (4, 6 and 8 players) keep 10 px from the picture's left and
+    right sides (``SEAT_RX``'s note): the outer columns show the background only."""
     from envs.over_and_out.game import OverAndOutGame
 
     st = OverAndOutGame(num_players=n).new_initial_state(np.random.default_rng(0))
     img = OverAndOutGame(num_players=n).render_rgb(st)
-    for side in (img[:, :8], img[:, -8:]):
+    for side in (img[:, :10], img[:, -10:]):
         assert (side == img[0, 0]).all(), "a seat box reaches the side of the picture"
 
 

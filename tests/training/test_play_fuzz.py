@@ -402,8 +402,8 @@ def _oao_position_with_seat_1_out() -> dict[str, Any]:
 def test_a_human_seat_already_out_in_the_start_position_is_told_or_refused(tmp_path: Path) -> None:
     """``--options`` (or ``--moves``) set up a game where your seat is already out: ``play``
     refuses it as it refuses a finished game (exit status 2, naming the seat), or says at once
-    that you are out and the others play on, as it does when you are knocked out during play.
-    It neither asks you anything (right) nor tells you why (the defect)."""
+    that you are out and the others play on, as it does when you are knocked out during play
+    (it refuses it now; it used to let the bots play the whole game without a word)."""
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps(_oao_position_with_seat_1_out()))
     argv = ["play", "over_and_out", "--param", "num_players=3", "--options", f"@{pos}", "--vs", "random"]

@@ -508,3 +508,53 @@ def test_records_split_on_newlines_only(records_file: Path, tmp_path: Path) -> N
     odd.write_text("\n".join(lines) + "\n", encoding="utf-8")
     loaded = load_records(odd)
     assert [r["pairing"][0] for r in loaded] == ["a\u2028b0", "a\u2028b1"]
+
+
+def _advice_runs(line: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    """The ``play`` command ``replay --save`` suggests, run with ``quit`` typed: its output."""
+    import shlex
+
+    command = shlex.split(line.split("play on from there: ", 1)[1].replace("<bot or model>", "random"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(command[1:]) == 0, capsys.readouterr().err
+    return capsys.readouterr().out
+
+
+def test_replay_save_suggests_a_play_command_that_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command ``--save`` suggests is one ``play`` takes: a solo game without ``--vs`` (it is
+    played alone), and where ``player_0`` is already out (Over and Out, OAO-34) a ``--seat`` of
+    a player still in."""
+    solo, pos = tmp_path / "solo.jsonl", tmp_path / "pos.json"
+    assert (
+        main(["play", "otto_game_over", "--param", "num_players=1", "--random", "--record", str(solo)]) == 0
+    )
+    capsys.readouterr()
+    assert main(["replay", str(solo), "1", "--upto", "3", "--save", str(pos)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert line.endswith(f"--options @{pos}") and "--vs" not in line
+    assert "you are player_0, a solo game" in _advice_runs(line, monkeypatch, capsys)
+    three = ["over_and_out", "--param", "num_players=3"]
+    for seed in range(60):  # a seeded random game in which player_0 goes out before the end
+        record = tmp_path / f"oao{seed}.jsonl"
+        assert main(["play", *three, "--random", "--seed", str(seed), "--record", str(record)]) == 0
+        capsys.readouterr()
+        game = json.loads(record.read_text())
+        env = GAMES["over_and_out"].env(num_players=3)
+        env.reset(options=game["options"])
+        for k, move in enumerate(game["moves"], 1):  # noqa: B007 (k is read after the loop)
+            while env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+                env.step(None)
+            env.step(env.unwrapped.string_to_action(move))
+            state = env.unwrapped.state
+            if 0 in state.eliminated() and not state.is_terminal():
+                break
+        else:
+            continue
+        assert main(["replay", str(record), "1", "--upto", str(k), "--save", str(pos)]) == 0
+        line = capsys.readouterr().out.strip().splitlines()[-1]
+        assert " --vs <bot or model> --seat " in line, line
+        assert "you are player_" in _advice_runs(line, monkeypatch, capsys)
+        return
+    raise AssertionError("no game of 60 seeds knocked player_0 out before its end")

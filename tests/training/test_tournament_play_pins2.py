@@ -415,7 +415,8 @@ def test_watch_only_options_are_refused_with_vs(
     """``--delay`` and ``--max-steps`` are for watching: with ``--vs`` each is refused."""
     err = _refused(monkeypatch, capsys, *OAO2, "--vs", "random", *extra)
     assert (
-        "--max-steps and --delay are for --random and --watch; a game with --vs is played to its end" in err
+        "--max-steps and --delay are for --random and --watch; a game you play (--vs, or a solo game) is "
+        "played to its end" in err
     )
 
 

@@ -289,6 +289,21 @@ def test_a_count_between_rollouts_is_said_to_round_up_and_trains_the_same(
     assert "2 steps to go round up to 64" in printed and "trained 64 steps in" in printed
     assert _train(tmp_path / "whole", 64) == 0
     assert "round up" not in capsys.readouterr().out, "a whole number of rollouts needs no note"
+    # the same training as asking for the rounded count itself, to the last bit
+    import io
+    import zipfile
+
+    import torch
+
+    assert _train(tmp_path / "asked", 128) == 0
+    weights = []
+    for run in (tmp_path / "asked", tmp_path / "rounded"):
+        if run.name == "rounded":
+            assert _train(run, 100) == 0
+        with zipfile.ZipFile(run / "model.zip") as z:
+            weights.append(torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True))
+    assert weights[0].keys() == weights[1].keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
 
 
 def test_a_partner_model_of_other_parameters_gets_the_note(

@@ -536,7 +536,9 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     flags = "".join(
         f" --param {shlex.quote(f'{k}={json.dumps(v)}')}" for k, v in sorted(env_config["params"].items())
     )
-    print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name}{flags} --vs {run_dir})")
+    solo = get_game(name).game_class()(**env_config["params"]).num_players == 1  # no seat to play against
+    how = f"--watch {run_dir}" if solo else f"--vs {run_dir}"
+    print(f"saved {run_dir / CHECKPOINT_DIR} (play it with: eightfold play {name}{flags} {how})")
     if interrupted:
         raise KeyboardInterrupt  # the command still ends as interrupted (status 130)
     return run_dir
