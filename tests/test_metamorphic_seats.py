@@ -122,17 +122,9 @@ class OverAndOut:
 
     @staticmethod
     def rotate_state(d: dict[str, Any], k: int, cfg: dict[str, Any]) -> dict[str, Any]:
-        d = copy.deepcopy(d)
-        n = len(d["chips"])
-
-        def r(s: int) -> int:
-            return (s + k) % n
-
-        d["chips"], d["hands"] = _moved(d["chips"], r, n), _moved(d["hands"], r, n)
-        d["dealer"] = r(d["dealer"])
-        if d["to_move"] >= 0:
-            d["to_move"] = r(d["to_move"])
-        d["out_order"] = [r(s) for s in d["out_order"]]
+        """A saved state: the snapshot's seat fields, and the knock-out order."""
+        d = OverAndOut.rotate_snapshot(d, k, cfg)
+        d["out_order"] = [(s + k) % len(d["chips"]) for s in d["out_order"]]
         return d
 
     @staticmethod
