@@ -194,7 +194,21 @@ class OverAndOut:
 # ------------------------------------------------------------------ Otto the Octopus
 
 
-class OttoOctopus:
+class _SavedAsPosition:
+    """A game whose saved state holds its position under ``"position"``: rotated as the snapshot."""
+
+    @staticmethod
+    def rotate_snapshot(snap: dict[str, Any], k: int, cfg: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def rotate_state(cls, d: dict[str, Any], k: int, cfg: dict[str, Any]) -> dict[str, Any]:
+        d = copy.deepcopy(d)
+        d["position"] = cls.rotate_snapshot(d["position"], k, cfg)
+        return d
+
+
+class OttoOctopus(_SavedAsPosition):
     name = "otto_octopus"
     module = otto_octopus_v0
     pick = staticmethod(_mostly_place)
@@ -223,12 +237,6 @@ class OttoOctopus:
         if pos["to_move"] >= 0:
             pos["to_move"] = r(pos["to_move"])
         return pos
-
-    @classmethod
-    def rotate_state(cls, d: dict[str, Any], k: int, cfg: dict[str, Any]) -> dict[str, Any]:
-        d = copy.deepcopy(d)
-        d["position"] = cls.rotate_snapshot(d["position"], k, cfg)
-        return d
 
     @staticmethod
     def action(a: int, k: int, n: int) -> int:
@@ -281,7 +289,7 @@ class OttoOctopus:
 # ------------------------------------------------------------------- OTTO Game Over
 
 
-class OttoGameOver:
+class OttoGameOver(_SavedAsPosition):
     name = "otto_game_over"
     module = otto_game_over_v0
     pick = staticmethod(_uniform)
@@ -331,12 +339,6 @@ class OttoGameOver:
             pos["result"]["returns"] = _moved(pos["result"]["returns"], r, n)
         pos["discarded"] = sorted(pos["discarded"])  # a set of tiles out of the match: no order
         return pos
-
-    @classmethod
-    def rotate_state(cls, d: dict[str, Any], k: int, cfg: dict[str, Any]) -> dict[str, Any]:
-        d = copy.deepcopy(d)
-        d["position"] = cls.rotate_snapshot(d["position"], k, cfg)
-        return d
 
     @staticmethod
     def action(a: int, k: int, n: int) -> int:
