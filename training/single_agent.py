@@ -187,7 +187,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(game.num_actions)
         # a copy of its own: Gymnasium's vector envs write into their first env's metadata
         # (autoreset_mode), which would otherwise change the class's for every view
-        self.metadata = dict(type(self).metadata)
+        self.metadata = {**type(self).metadata, "render_modes": list(type(self).metadata["render_modes"])}
         self._rng = np.random.default_rng()
         self._state: GameState | None = None
         self.seat = 0

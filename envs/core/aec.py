@@ -84,6 +84,10 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {[None, *RENDER_MODES]}, got {render_mode!r}")
         self.render_mode = render_mode
+        # a copy of its own (its render modes too): wrappers write into their env's metadata
+        # (PettingZoo's CaptureStdoutWrapper appends "ansi"), which would change every env's
+        modes = list(type(self).metadata["render_modes"])
+        self.metadata = {**type(self).metadata, "render_modes": modes}  # type: ignore[misc]
         self.game: Game[Any, Any] = self.game_class(**params)
         n = self.game.num_players
         self.possible_agents = [self.game.agent_name(i) for i in range(n)]

@@ -232,3 +232,20 @@ def test_the_made_views_spec_converts_to_json() -> None:
 
     env = gym.make("eightfold/octi-single-v0", opponents=["greedy"])
     assert json.loads(env.spec.to_json())["kwargs"] == {"game": "octi", "opponents": ["greedy"]}
+
+
+def test_a_wrapper_writing_into_an_envs_metadata_leaves_the_others_alone() -> None:
+    """PettingZoo's ``CaptureStdoutWrapper`` appends ``"ansi"`` to its env's render modes, and
+    Gymnasium's vector envs write ``autoreset_mode`` into their first env's metadata: each env
+    and view has a metadata dict (and render-mode list) of its own, so no other one changes."""
+    from pettingzoo.utils.wrappers import CaptureStdoutWrapper
+
+    from envs.octi.env import raw_env
+
+    before = {**raw_env.metadata, "render_modes": list(raw_env.metadata["render_modes"])}
+    CaptureStdoutWrapper(raw_env(render_mode="human"))
+    assert raw_env.metadata == before and raw_env().metadata == before
+    venv = gym.make_vec("eightfold/octi-single-v0", num_envs=2, vectorization_mode="sync")
+    assert "autoreset_mode" in venv.unwrapped.envs[0].unwrapped.metadata  # written into its copy
+    assert "autoreset_mode" not in SingleAgentEnv.metadata
+    venv.close()
