@@ -75,7 +75,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.aec import check_seed
+from envs.core.aec import check_seed, own_metadata
 from envs.core.config import is_real
 from envs.core.game import Game, GameState, team_seats
 from training.players import OpponentPool, Player
@@ -187,7 +187,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(game.num_actions)
         # a copy of its own: Gymnasium's vector envs write into their first env's metadata
         # (autoreset_mode), which would otherwise change the class's for every view
-        self.metadata = {**type(self).metadata, "render_modes": list(type(self).metadata["render_modes"])}
+        self.metadata = own_metadata(type(self).metadata)
         self._rng = np.random.default_rng()
         self._state: GameState | None = None
         self.seat = 0

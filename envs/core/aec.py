@@ -86,8 +86,7 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         # a copy of its own (its render modes too): wrappers write into their env's metadata
         # (PettingZoo's CaptureStdoutWrapper appends "ansi"), which would change every env's
-        modes = list(type(self).metadata["render_modes"])
-        self.metadata = {**type(self).metadata, "render_modes": modes}  # type: ignore[misc]
+        self.metadata = own_metadata(type(self).metadata)  # type: ignore[misc]
         self.game: Game[Any, Any] = self.game_class(**params)
         n = self.game.num_players
         self.possible_agents = [self.game.agent_name(i) for i in range(n)]
@@ -404,6 +403,14 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.env)
+
+
+def own_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a class's ``metadata`` for one env, its ``render_modes`` list too."""
+    out = dict(metadata)
+    if isinstance(out.get("render_modes"), list):
+        out["render_modes"] = list(out["render_modes"])
+    return out
 
 
 def make_env_factory(raw_env_cls: type[EightfoldAECEnv]) -> Callable[..., AECEnv]:
