@@ -535,26 +535,32 @@ def test_replay_save_suggests_a_play_command_that_plays(
     line = capsys.readouterr().out.strip().splitlines()[-1]
     assert line.endswith(f"--options @{pos}") and "--vs" not in line
     assert "you are player_0, a solo game" in _advice_runs(line, monkeypatch, capsys)
+    record, k, _out = player_0_out_record(tmp_path, capsys)
+    assert main(["replay", str(record), "1", "--upto", str(k), "--save", str(pos)]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert " --vs <bot or model> --seat " in line, line
+    assert "you are player_" in _advice_runs(line, monkeypatch, capsys)
+
+
+def player_0_out_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[Path, int, frozenset[int]]:
+    """A ``play --random --record`` file of a 3-player Over and Out game in which ``player_0``
+    goes out before the end (OAO-34), the number of moves after which it is out while others
+    play on, and the seats out then."""
     three = ["over_and_out", "--param", "num_players=3"]
-    for seed in range(60):  # a seeded random game in which player_0 goes out before the end
+    for seed in range(60):
         record = tmp_path / f"oao{seed}.jsonl"
         assert main(["play", *three, "--random", "--seed", str(seed), "--record", str(record)]) == 0
         capsys.readouterr()
         game = json.loads(record.read_text())
         env = GAMES["over_and_out"].env(num_players=3)
         env.reset(options=game["options"])
-        for k, move in enumerate(game["moves"], 1):  # noqa: B007 (k is read after the loop)
+        for k, move in enumerate(game["moves"], 1):
             while env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
                 env.step(None)
             env.step(env.unwrapped.string_to_action(move))
             state = env.unwrapped.state
             if 0 in state.eliminated() and not state.is_terminal():
-                break
-        else:
-            continue
-        assert main(["replay", str(record), "1", "--upto", str(k), "--save", str(pos)]) == 0
-        line = capsys.readouterr().out.strip().splitlines()[-1]
-        assert " --vs <bot or model> --seat " in line, line
-        assert "you are player_" in _advice_runs(line, monkeypatch, capsys)
-        return
+                return record, k, state.eliminated()
     raise AssertionError("no game of 60 seeds knocked player_0 out before its end")

@@ -29,7 +29,6 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from envs.core.registry import GAMES
 from training.cli import main
 
 # ------------------------------------------------------------------------- run_seeded
@@ -170,30 +169,16 @@ def test_replay_save_advice_seats_the_lowest_player_still_in(
 ) -> None:
     """OAO-34: where ``player_0`` is out and two others play on, the advice's ``--seat`` is the
     lowest seat still in, exactly."""
-    three = ["over_and_out", "--param", "num_players=3"]
+    from tests.training.test_replay import player_0_out_record
+
     pos = tmp_path / "pos.json"
-    for seed in range(60):
-        record = _record(tmp_path, f"oao{seed}", *three, "--seed", str(seed))
-        game = json.loads(record.read_text())
-        env = GAMES["over_and_out"].env(num_players=3)
-        env.reset(options=game["options"])
-        for k, move in enumerate(game["moves"], 1):  # noqa: B007 (k is read after the loop)
-            while env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
-                env.step(None)
-            env.step(env.unwrapped.string_to_action(move))
-            state = env.unwrapped.state
-            if 0 in state.eliminated() and not state.is_terminal():
-                break
-        else:
-            continue
-        still_in = [s for s in range(3) if s not in state.eliminated()]
-        assert len(still_in) == 2
-        assert _saved_line(record, k, pos, capsys) == (
-            f"wrote {pos}; play on from there: eightfold play over_and_out --param num_players=3 "
-            f"--options @{pos} --vs <bot or model> --seat {min(still_in)}"
-        )
-        return
-    raise AssertionError("no game of 60 seeds knocked player_0 out before its end")
+    record, k, out = player_0_out_record(tmp_path, capsys)
+    still_in = [s for s in range(3) if s not in out]
+    assert len(still_in) == 2
+    assert _saved_line(record, k, pos, capsys) == (
+        f"wrote {pos}; play on from there: eightfold play over_and_out --param num_players=3 "
+        f"--options @{pos} --vs <bot or model> --seat {min(still_in)}"
+    )
 
 
 # ------------------------------------------------------------------------------- play
