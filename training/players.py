@@ -289,8 +289,9 @@ class OpponentPool:
                 return ("fallback", self.fallback)
             raise RuntimeError("no opponent available yet (only an empty 'self' group)")
         w = np.array([g.weight for g in groups])
-        total = w.sum()
-        if not math.isfinite(total):  # finite weights whose sum overflows (1e308 twice)
+        with np.errstate(over="ignore"):  # finite weights whose sum overflows (1e308 twice)
+            total = w.sum()
+        if not math.isfinite(total):
             w = w / w.max()
             total = w.sum()
         g = groups[int(rng.choice(len(groups), p=w / total))]

@@ -330,7 +330,8 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     * ``TerminateIllegalWrapper(illegal_reward=-1)``: an action whose mask entry is 0 ends
       the game: the mover gets -1, every other agent 0, all agents are terminated and
       truncated (then dead-stepped);
-    * ``AssertOutOfBoundsWrapper``: an action outside the action space fails an assert;
+    * ``AssertOutOfBoundsWrapper``: an action outside the action space raises ``AssertionError``
+      (an explicit raise, so under ``python -O`` too);
     * ``OrderEnforcingWrapper`` (the base class): calls before ``reset`` raise.
 
     One layer instead of three saves most of the wrappers' per-step cost (each attribute
@@ -369,7 +370,10 @@ class StandardWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         in_space = (type(action) is int and 0 <= action < raw.n_actions) or action_in_range(
             action, raw.n_actions
         )
-        assert (action is None and dead) or in_space, "action is not in action space"
+        if not ((action is None and dead) or in_space):
+            # PettingZoo's AssertOutOfBoundsWrapper fails an assert; an explicit raise keeps the
+            # refusal under ``python -O`` too (-1 would otherwise read the mask from its end)
+            raise AssertionError("action is not in action space")
         self._has_updated = True
         if dead:
             raw.step(action)

@@ -412,7 +412,7 @@ def test_every_seeded_entry_point_checks_its_seed(entry: Any, seed: Any) -> None
         entry(seed)
 
 
-@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the overflowing sum must not warn either
 def test_opponent_weights_that_are_accepted_can_be_sampled() -> None:
     game, bots = _game("octi", {})
     try:

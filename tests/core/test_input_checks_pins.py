@@ -259,7 +259,7 @@ def test_eval_note_of_one_extra_first_seat() -> None:
     ) in err
 
 
-@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # the sum it guards against
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the overflowing sum must not warn either
 def test_opponent_pool_samples_weights_whose_sum_overflows() -> None:
     """``OpponentPool.sample`` "draws a group by weight": finite weights whose sum overflows
     (1e308 twice) are drawn in proportion too, a tiny third weight (almost) never."""
