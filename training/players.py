@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ class ProbabilityPlayer:
 #: and load it once between them (0.4 s and ~32 MB per copy of OTTO Game Over's [512, 512]
 #: network). Weak: a policy no pool holds any more is freed; a rewritten file loads anew.
 _LOADED: weakref.WeakValueDictionary[tuple[str, int, int], Any] = weakref.WeakValueDictionary()
+#: Loads in several threads take turns (the generators each load puts back are the process's).
+_LOAD_LOCK = threading.Lock()
 
 
 class PolicyPlayer(ProbabilityPlayer):
@@ -84,7 +87,8 @@ class PolicyPlayer(ProbabilityPlayer):
         """Load a saved model. sb3's ``load`` re-seeds the process-wide ``random``, numpy and
         torch generators with the model's seed; their states are put back afterwards, so a
         snapshot loaded into the learner's own process (``vec_env: dummy``) leaves the run's
-        random stream where it was (as in ``subproc``, where the load happens elsewhere).
+        random stream where it was (as in ``subproc``, where the load happens elsewhere);
+        loads in several threads take turns, so each finds and puts back the run's states.
         A file already loaded in this process (unchanged since) shares that policy: the players
         only read it."""
         import random
@@ -92,28 +96,29 @@ class PolicyPlayer(ProbabilityPlayer):
         import torch
         from sb3_contrib import MaskablePPO
 
-        key = file_identity(path)  # None: the load below names the problem
-        policy = None if key is None else _LOADED.get(key)
-        if policy is not None:
-            return cls(policy, game, deterministic=deterministic, name=path)
-        kept = (random.getstate(), np.random.get_state(), torch.get_rng_state())
-        try:
-            model = MaskablePPO.load(path, device="cpu")
-        except FileNotFoundError as exc:
-            raise ValueError(f"no model at {path!r}") from exc
-        # a zip without sb3's data or with data of another shape, or another algorithm's model
-        except (AssertionError, AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise ValueError(
-                f"{path!r} is not a MaskablePPO model (what eightfold train saves): {type(exc).__name__}: {exc}"
-            ) from exc
-        finally:
-            random.setstate(kept[0])
-            np.random.set_state(kept[1])
-            torch.set_rng_state(kept[2])
-        player = cls(model.policy, game, deterministic=deterministic, name=path)
-        if key is not None:
-            _LOADED[key] = model.policy
-        return player
+        # an overlapping load in another thread would put back a model's seed, not the run's
+        with _LOAD_LOCK:
+            key = file_identity(path)  # None: the load below names the problem
+            policy = None if key is None else _LOADED.get(key)
+            if policy is not None:
+                return cls(policy, game, deterministic=deterministic, name=path)
+            kept = (random.getstate(), np.random.get_state(), torch.get_rng_state())
+            try:
+                model = MaskablePPO.load(path, device="cpu")
+            except FileNotFoundError as exc:
+                raise ValueError(f"no model at {path!r}") from exc
+            # a zip without sb3's data or with data of another shape, or another algorithm's model
+            except (AssertionError, AttributeError, KeyError, TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"{path!r} is not a MaskablePPO model (what eightfold train saves): {type(exc).__name__}: {exc}"
+                ) from exc
+            finally:
+                random.setstate(kept[0])
+                np.random.set_state(kept[1])
+                torch.set_rng_state(kept[2])
+            if key is not None:
+                _LOADED[key] = model.policy
+        return cls(model.policy, game, deterministic=deterministic, name=path)
 
     def probabilities(self, state: GameState, seat: int) -> np.ndarray:
         """Masked action probabilities of the policy for ``seat``."""

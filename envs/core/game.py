@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import threading
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -80,6 +81,10 @@ def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     return out
 
 
+_NUMPY_WRAPS_WORDS = int(np.__version__.split(".")[0]) < 2
+_WARNING_FILTERS_LOCK = threading.Lock()
+
+
 def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
     """Inverse of :func:`rng_to_dict` (``ValueError`` on a malformed dict)."""
     if not isinstance(d, Mapping):
@@ -89,10 +94,14 @@ def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
         raise ValueError(f"rng bit_generator must be one of {sorted(BIT_GENERATORS)}, got {name!r}")
     try:
         bit_gen = BIT_GENERATORS[name]()
-        with warnings.catch_warnings():
+        if _NUMPY_WRAPS_WORDS:
             # numpy < 2 wraps a negative or oversized word into range with a DeprecationWarning
-            # (numpy 2 raises OverflowError): refuse it on every numpy alike
-            warnings.simplefilter("error", DeprecationWarning)
+            # (numpy 2 raises OverflowError): refuse it on every numpy alike. The warning filters
+            # are the process's, so restores in several threads take turns (numpy 2 needs none)
+            with _WARNING_FILTERS_LOCK, warnings.catch_warnings():
+                warnings.simplefilter("error", DeprecationWarning)
+                bit_gen.state = dict(d)
+        else:
             bit_gen.state = dict(d)
     except (KeyError, TypeError, ValueError, OverflowError, DeprecationWarning) as exc:
         raise ValueError(f"malformed rng state: {exc!r}") from exc
