@@ -54,6 +54,10 @@ EVAL_WORKERS = 2  # eightfold eval: worker processes
 MAX_GAMES = 10**9  # eightfold eval --games: more is no tournament anyone waits for (and no list that fits)
 
 _CACHE: dict[tuple[str, str, str, bool, tuple[str, int, int] | None], Any] = {}
+"""Players built in this process (a worker plays many pairings of each), by game, parameters,
+spec and the identity of the file a model spec names. An entry for an older version of a file
+is dropped when the new one is built, and the oldest entries beyond ``CACHE_SIZE``."""
+CACHE_SIZE = 64
 
 
 def add_parser(sub: Any) -> None:
@@ -136,7 +140,12 @@ def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
 
         entry = get_game(env)
         game = entry.game_class()(**json.loads(params_json))
-        _CACHE[key] = (game, make_player(game, spec, game_bots(entry), deterministic=deterministic))
+        player = make_player(game, spec, game_bots(entry), deterministic=deterministic)
+        for old in [k for k in _CACHE if k[:4] == key[:4]]:  # the file rewritten since: never read again
+            del _CACHE[old]
+        while len(_CACHE) >= CACHE_SIZE:
+            del _CACHE[next(iter(_CACHE))]
+        _CACHE[key] = (game, player)
     return _CACHE[key]
 
 

@@ -110,6 +110,13 @@ class Config:
         """Deck count per kind, in action-space order."""
         return tuple(self.deck_counts[t] for t in TOKENS)
 
+    @cached_property
+    def inverse_counts(self) -> tuple[float, ...]:
+        """1 / max(1, count) per kind, then 1 / deck size (the observation's scales; kept with
+        the config, so a sweep over ``deck_counts`` keeps nothing once its games are gone)."""
+        counts = self.counts
+        return (*(1.0 / max(1, c) for c in counts), 1.0 / sum(counts))
+
 
 def config_from_params(params: Any) -> Config:
     """A Config from a dict of parameters (``ValueError`` for anything malformed)."""

@@ -53,7 +53,7 @@ MAX_SEATS = 8
 
 def observe(state: State, me: int) -> np.ndarray:
     """The observation of seat ``me`` (only what that player knows at the table)."""
-    inv = _inverse_counts(state.config.counts)
+    inv = state.config.inverse_counts
     played = state.play_pile
     rp = state.round_plays
     obs = [
@@ -103,15 +103,3 @@ def _seats_part(chips: tuple[int, ...], dealer: int, me: int) -> tuple[float, ..
         if seat == dealer:
             part[3 * k + 2] = 1.0
     return tuple(part)
-
-
-_INVERSES: dict[tuple[int, ...], tuple[float, ...]] = {}
-
-
-def _inverse_counts(counts: tuple[int, ...]) -> tuple[float, ...]:
-    """1 / max(1, count) per kind, then 1 / deck size (cached per deck)."""
-    inv = _INVERSES.get(counts)
-    if inv is None:
-        inv = (*(1.0 / max(1, c) for c in counts), 1.0 / sum(counts))
-        _INVERSES[counts] = inv
-    return inv
