@@ -21,9 +21,7 @@ def check_choice(name: str, value: object, allowed: Iterable[object]) -> None:
     """Raise ``ValueError`` unless ``value`` is one of ``allowed`` (type-strict for bools)."""
     allowed = tuple(allowed)
     for a in allowed:
-        if type(a) is type(value) and a == value:
-            return
-        if a is None and value is None:
+        if type(a) is type(value) and a == value:  # None among the choices too
             return
     raise ValueError(f"{name} must be one of {list(allowed)!r}, got {value!r}")
 
