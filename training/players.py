@@ -116,9 +116,10 @@ class PolicyPlayer(ProbabilityPlayer):
                 random.setstate(kept[0])
                 np.random.set_state(kept[1])
                 torch.set_rng_state(kept[2])
+            player = cls(model.policy, game, deterministic=deterministic, name=path)
             if key is not None:
                 _LOADED[key] = model.policy
-        return cls(model.policy, game, deterministic=deterministic, name=path)
+        return player
 
     def probabilities(self, state: GameState, seat: int) -> np.ndarray:
         """Masked action probabilities of the policy for ``seat``."""
@@ -174,8 +175,14 @@ def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
 
     for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
         if (folder / "config.yaml").exists():
-            data = read_yaml(folder / "config.yaml")
-            return str(data["env"]), dict(data.get("params") or {})
+            data = read_yaml(folder / "config.yaml")  # a mapping, or a ValueError naming the file
+            env, params = data.get("env"), data.get("params") or {}
+            if not isinstance(env, str) or not isinstance(params, Mapping):
+                raise ValueError(
+                    f"{folder / 'config.yaml'} is not a run's config (an 'env' name and a 'params' "
+                    f"mapping, as eightfold train writes it): env={env!r}, params={params!r}"
+                )
+            return env, dict(params)
     return None
 
 
@@ -201,8 +208,11 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     differ = {k: v for k, v in trained.items() if getattr(game.config, k, None) != filled.get(k, v)}
     if not differ:
         return ""
-    now = {k: getattr(game.config, k) for k in differ}
-    return f"note: {spec} was trained with {differ}; this game has {now} (set them with --param)"
+    now = {k: getattr(game.config, k) for k in differ if hasattr(game.config, k)}
+    unknown = [k for k in differ if not hasattr(game.config, k)]
+    has = f"this game has {now} (set them with --param)" if now else ""
+    lacks = f"{game.name} has no parameter {', '.join(map(repr, unknown))}" if unknown else ""
+    return f"note: {spec} was trained with {differ}; " + "; ".join(x for x in (has, lacks) if x)
 
 
 def make_player(
