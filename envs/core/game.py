@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import threading
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar, cast
@@ -66,23 +64,33 @@ def team_seats(game: Game[Any, Any], seat: int) -> frozenset[int]:
     return frozenset({seat})
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with its numpy arrays as lists, in nested dicts too (JSON-serialisable)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     """The generator's full state as a JSON-serialisable dict (the array states of SFC64,
     Philox and MT19937 as lists; PCG64's is plain ints already)."""
-
-    def plain(value: Any) -> Any:
-        if isinstance(value, np.ndarray):
-            return value.tolist()
-        if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items()}
-        return value
-
-    out: dict[str, Any] = plain(dict(rng.bit_generator.state))
+    out: dict[str, Any] = _plain(dict(rng.bit_generator.state))
     return out
 
 
 _NUMPY_WRAPS_WORDS = int(np.__version__.split(".")[0]) < 2
-_WARNING_FILTERS_LOCK = threading.Lock()
+
+
+def _read_back_differs(given: Any, back: Any) -> bool:
+    """Whether a state read back from the bit generator lost what ``given`` said (a word that
+    numpy wrapped into range): the keys the generator keeps are compared."""
+    if isinstance(back, dict):
+        return not isinstance(given, Mapping) or any(
+            k not in given or _read_back_differs(given[k], v) for k, v in back.items()
+        )
+    return bool(_plain(given) != back)
 
 
 def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
@@ -94,17 +102,15 @@ def rng_from_dict(d: Mapping[str, Any]) -> np.random.Generator:
         raise ValueError(f"rng bit_generator must be one of {sorted(BIT_GENERATORS)}, got {name!r}")
     try:
         bit_gen = BIT_GENERATORS[name]()
-        if _NUMPY_WRAPS_WORDS:
-            # numpy < 2 wraps a negative or oversized word into range with a DeprecationWarning
-            # (numpy 2 raises OverflowError): refuse it on every numpy alike. The warning filters
-            # are the process's, so restores in several threads take turns (numpy 2 needs none)
-            with _WARNING_FILTERS_LOCK, warnings.catch_warnings():
-                warnings.simplefilter("error", DeprecationWarning)
-                bit_gen.state = dict(d)
-        else:
-            bit_gen.state = dict(d)
+        bit_gen.state = dict(d)
+    # (a DeprecationWarning under ``-W error`` on numpy < 2, which wraps a word into range)
     except (KeyError, TypeError, ValueError, OverflowError, DeprecationWarning) as exc:
         raise ValueError(f"malformed rng state: {exc!r}") from exc
+    # numpy < 2 wraps a negative or oversized word into range (with a DeprecationWarning) where
+    # numpy 2 raises OverflowError: refuse it on every numpy alike, by reading the state back
+    # (the warning filters are the process's, shared by every thread: they stay untouched)
+    if _NUMPY_WRAPS_WORDS and _read_back_differs(d, _plain(bit_gen.state)):
+        raise ValueError("malformed rng state: a word out of its range (negative or too large)")
     return np.random.Generator(bit_gen)
 
 
@@ -330,9 +336,12 @@ class Game(ABC, Generic[C, S]):
         if theirs != self.config:
             differ = f"{theirs!r} (this game: {self.config!r})"
             if dataclasses.is_dataclass(theirs) and dataclasses.is_dataclass(self.config):
-                mine, got = vars(self.config), vars(theirs)
+                # the parameters (fields), not whatever else a config caches in its __dict__
+                names = [f.name for f in dataclasses.fields(self.config)]
+                mine = {k: getattr(self.config, k) for k in names}
+                got = {k: getattr(theirs, k, None) for k in names}
                 differ = ", ".join(
-                    f"{k}={got[k]!r} (this game: {v!r})" for k, v in mine.items() if got.get(k) != v
+                    f"{k}={got[k]!r} (this game: {v!r})" for k, v in mine.items() if got[k] != v
                 )
             raise ValueError(f"reset option {STATE_OPTION!r} holds a game of other parameters: {differ}")
         return state

@@ -91,6 +91,15 @@ def test_bad_states_are_refused_by_name(
         ValueError, match="^" + re.escape(f"reset option 'state' holds a game of other parameters: {differ}")
     ):
         env.reset(options={STATE_OPTION: d})
+    # the same after an observation (a config may cache derived values beside its parameters:
+    # Over and Out's observation scales; only the parameters are compared and named)
+    env.reset(seed=0)
+    env.observe(env.agent_selection)
+    with pytest.raises(
+        ValueError,
+        match="^" + re.escape(f"reset option 'state' holds a game of other parameters: {differ}") + "$",
+    ):
+        env.reset(options={STATE_OPTION: d})
     own = GAMES[name].env(**theirs)
     with pytest.raises(
         ValueError,
