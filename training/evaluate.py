@@ -56,7 +56,7 @@ MAX_GAMES = 10**9  # eightfold eval --games: more is no tournament anyone waits 
 _CACHE: dict[tuple[str, str, str, bool, tuple[str, int, int] | None], Any] = {}
 """Players built in this process (a worker plays many pairings of each), by game, parameters,
 spec and the identity of the file a model spec names. An entry for an older version of a file
-is dropped when the new one is built, and the oldest entries beyond ``CACHE_SIZE``."""
+is dropped when the new one is built, and the least recently used beyond ``CACHE_SIZE``."""
 CACHE_SIZE = 64
 
 
@@ -146,6 +146,8 @@ def _player(env: str, params_json: str, spec: str, deterministic: bool) -> Any:
         while len(_CACHE) >= CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
         _CACHE[key] = (game, player)
+    else:
+        _CACHE[key] = _CACHE.pop(key)  # the most recently used last: the oldest go first
     return _CACHE[key]
 
 

@@ -14,7 +14,7 @@ import os
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -176,7 +176,8 @@ def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
     for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
         if (folder / "config.yaml").exists():
             data = read_yaml(folder / "config.yaml")  # a mapping, or a ValueError naming the file
-            env, params = data.get("env"), data.get("params") or {}
+            env, params = data.get("env"), data.get("params", {})
+            params = {} if params is None else params  # `params:` left empty
             if not isinstance(env, str) or not isinstance(params, Mapping):
                 raise ValueError(
                     f"{folder / 'config.yaml'} is not a run's config (an 'env' name and a 'params' "
@@ -208,8 +209,9 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     differ = {k: v for k, v in trained.items() if getattr(game.config, k, None) != filled.get(k, v)}
     if not differ:
         return ""
-    now = {k: getattr(game.config, k) for k in differ if hasattr(game.config, k)}
-    unknown = [k for k in differ if not hasattr(game.config, k)]
+    names = {f.name for f in fields(game.config)}  # the parameters, not values a config caches
+    now = {k: getattr(game.config, k) for k in differ if k in names}
+    unknown = [k for k in differ if k not in names]
     has = f"this game has {now} (set them with --param)" if now else ""
     lacks = f"{game.name} has no parameter {', '.join(map(repr, unknown))}" if unknown else ""
     return f"note: {spec} was trained with {differ}; " + "; ".join(x for x in (has, lacks) if x)

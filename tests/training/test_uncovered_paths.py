@@ -258,6 +258,22 @@ def test_params_note_for_invalid_trained_params(octi_run: Path, tmp_path: Path) 
     assert note.startswith("note: ") and "{'max_turns': -3}" in note and "--param" in note
 
 
+def test_params_note_names_only_parameters(tmp_path: Path) -> None:
+    """A run's ``params`` naming a value the Config computes (Over and Out's ``counts``, not a
+    parameter ``--param`` takes) is named as no parameter of the game, not as one to set."""
+    from envs.over_and_out.game import OverAndOutGame
+    from training.players import params_note
+
+    (tmp_path / "config.yaml").write_text("env: over_and_out\nparams:\n  num_players: 3\n  counts: [1, 2]\n")
+    spec = str(tmp_path / "model.zip")
+    game = OverAndOutGame(num_players=2)
+    game.observe(game.new_initial_state(np.random.default_rng(0)), 0)  # its config caches values
+    assert params_note(spec, game) == (
+        f"note: {spec} was trained with {{'num_players': 3, 'counts': [1, 2]}}; this game has "
+        "{'num_players': 2} (set them with --param); over_and_out has no parameter 'counts'"
+    )
+
+
 def test_play_watch_prints_params_note(octi_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``play --watch`` with a model trained with other parameters prints the note once per
     model, then the game; ``--max-steps`` stops it with the moves so far."""
@@ -293,8 +309,16 @@ def test_params_note_for_unknown_trained_param(
 
 @pytest.mark.parametrize(
     "text",
-    ["env: octi\nparams: 5\n", "env: octi\nparams: [1]\n", "params: {}\n", "env: 3\n", "- 1\n"],
-    ids=["params-int", "params-list", "no-env", "env-int", "a-list"],
+    [
+        "env: octi\nparams: 5\n",
+        "env: octi\nparams: [1]\n",
+        "env: octi\nparams: []\n",
+        "env: octi\nparams: false\n",
+        "params: {}\n",
+        "env: 3\n",
+        "- 1\n",
+    ],
+    ids=["params-int", "params-list", "params-empty-list", "params-false", "no-env", "env-int", "a-list"],
 )
 def test_malformed_run_config_is_a_usage_error(
     octi_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
@@ -315,16 +339,20 @@ def test_malformed_run_config_is_a_usage_error(
 # ------------------------------------------------------------------------- evaluate
 def test_eval_player_cache_is_bounded() -> None:
     """The per-process player cache of ``eval`` keeps at most ``CACHE_SIZE`` players, dropping the
-    oldest; a dropped one is built anew and plays the same."""
+    least recently used (a player of every pairing stays); a dropped one is built anew, with the
+    spec it names."""
     import training.evaluate as ev
 
     ev._CACHE.clear()
+    kept = ev._player("octi", "{}", "mcts:sims=1", True)
     for i in range(ev.CACHE_SIZE + 1):
-        ev._player("octi", "{}", f"mcts:sims={i + 1}", True)
+        ev._player("octi", "{}", f"mcts:sims={i + 2}", True)
+        assert ev._player("octi", "{}", "mcts:sims=1", True) is kept  # used in every pairing
     assert len(ev._CACHE) == ev.CACHE_SIZE
-    assert all(k[2] != "mcts:sims=1" for k in ev._CACHE)
-    game, player = ev._player("octi", "{}", "mcts:sims=1", True)
+    assert all(k[2] != "mcts:sims=2" for k in ev._CACHE)  # the least recently used went
+    game, player = ev._player("octi", "{}", "mcts:sims=2", True)
     assert len(ev._CACHE) == ev.CACHE_SIZE and type(player).__name__ == "MCTSBot"
+    assert player.sims == 2 and all(k[2] != "mcts:sims=3" for k in ev._CACHE)
     ev._CACHE.clear()
 
 
