@@ -185,10 +185,16 @@ Decisions where the spec was open
   keeps exactly one secret tile.
 * The pile size is observed as ``len(pile) / 60`` clipped to 1 (only a loaded position can
   hold more than 60 tiles), so every observation stays in its ``[-1, 1]`` box.
-* ``resample_hidden`` re-deals the pile and all tiles hidden from the seat, uniformly and
-  consistently with its observation; it does not model private memory beyond the
+* ``resample_hidden`` re-deals the pile and all tiles hidden from the seat, uniformly over the
+  deals consistent with its observation and with what the rules tell every seat: before the
+  first placement every other hand holds an arm tile (the mulligan, OTP-35/36), and a seat
+  asked to place holds a placement (else it would have passed automatically, OTP-19/33); a
+  deal that breaks either is drawn again. It does not model private memory beyond the
   observation (a seahorse owner's knowledge of the returned kind, a pufferfish pair's
-  knowledge of the swapped kinds).
+  knowledge of the swapped kinds), nor what earlier turns implied: after the first
+  placement, with 3 or 4 players, the hands of seats yet to play are not held to the
+  mulligan, and an automatic pass is not remembered. Its deals are uniform among the
+  consistent ones, not weighted by the mulligan's seat-by-seat redraws (a close match).
 * Mulligan (OTP-36) "playable" = at least one legal placement, tested on the empty ocean.
 * ``max_game_length = min(max_steps, 60 * (n + 2) + n + 2 * (n - 1))``: spec §5's bound
   (364 with 4 players) counts at most n - 1 passes between placements, but a skipped turn is

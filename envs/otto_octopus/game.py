@@ -10,7 +10,7 @@ import numpy as np
 from envs.core.game import STATE_OPTION, Game, check_rng, check_seat
 from envs.otto_octopus.encode import OBS_SIZE, action_to_string, hidden_tiles, observe, parse_action
 from envs.otto_octopus.position import load_position, new_game
-from envs.otto_octopus.rules import NUM_ACTIONS, Config, State
+from envs.otto_octopus.rules import EXTRA, MAIN, NUM_ACTIONS, Config, State
 
 RESET_OPTIONS = ("position", STATE_OPTION)
 
@@ -98,27 +98,49 @@ class OttoOctopusGame(Game[Config, State]):
         return observe(state, seat)
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
-        """Re-deal the pile and every tile of another hand that ``seat`` cannot see. What a
-        pufferfish swap or a seahorse return showed ``seat`` privately is not kept (its
-        observation does not hold it either): those tiles are re-dealt with the rest."""
+        """Re-deal the pile and every tile of another hand that ``seat`` cannot see, uniformly
+        over the deals that keep what every seat knows of the hands: before the first placement
+        every hand is the one the mulligan kept, so it holds a placement (OTP-35/36); a seat
+        asked to place holds one, or it would have passed automatically (OTP-19, OTP-33). Other
+        deals are drawn again. What a pufferfish swap or a seahorse return showed ``seat``
+        privately is not kept (its observation does not hold it either): those tiles are
+        re-dealt with the rest."""
         check_seat(seat, self.num_players)
         st = state.clone()
         pool = sorted(st.pile + hidden_tiles(st, seat))  # sorted: the result may not depend on the deal
-        perm = [int(x) for x in rng.permutation(pool)] if pool else []
-        st.pile = perm[: len(st.pile)]
-        i = len(st.pile)
-        for q in range(st.n):
-            hand = st.hands[q]
-            if q == seat or not hand:
-                continue
-            lo = len(hand) - 1 if st.config.open_game else 0
-            for j in range(lo, len(hand)):
-                hand[j] = perm[i]
-                i += 1
+        slots = [  # the hidden places of the other hands
+            (q, j)
+            for q in range(st.n)
+            if q != seat and st.hands[q]
+            for j in range(len(st.hands[q]) - 1 if st.config.open_game else 0, len(st.hands[q]))
+        ]
+        known = self._hands_that_can_place(st, seat)
+        while True:  # the true deal keeps them all, so a deal that does comes
+            perm = [int(x) for x in rng.permutation(pool)] if pool else []
+            st.pile = perm[: len(st.pile)]
+            for (q, j), tile in zip(slots, perm[len(st.pile) :], strict=True):
+                st.hands[q][j] = tile
+            if all(st.ocean.can_place(st.hands[q], st.config.fish_rules) for q in known):
+                break
         st.recount_pile()
         st.rng = np.random.default_rng(int(rng.integers(2**63)))
         st._mask = None
         return st
+
+    @staticmethod
+    def _hands_that_can_place(st: State, seat: int) -> list[int]:
+        """The other seats whose hand every seat knows holds a placement: all of them before the
+        first placement (the mulligan's hands), and the seat asked to place (MAIN or EXTRA).
+        Only where the true hands do (a loaded position may hold others): the re-deal ends."""
+        if st.over:
+            return []
+        if not st.ocean.placements:
+            seats = [q for q in range(st.n) if q != seat and st.hands[q]]
+        elif st.phase in (MAIN, EXTRA) and st.to_move != seat:
+            seats = [st.to_move]
+        else:
+            return []
+        return [q for q in seats if st.ocean.can_place(st.hands[q], st.config.fish_rules)]
 
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
