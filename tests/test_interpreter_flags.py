@@ -36,7 +36,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("octi", "over_and_out", "otto_game_over", "otto_octopus")
+# matplotlib < 3.8 calls pyparsing's camelCase names, which pyparsing >= 3.3 deprecates: the
+# library's own warnings (the oldest versions allowed meet them), whatever the caller does
+LIBRARY_WARNINGS = [
+    "ignore::DeprecationWarning:matplotlib._fontconfig_pattern",
+    "ignore::DeprecationWarning:matplotlib._mathtext",
+]
 WARN_FLAGS = ["-X", "dev", "-W", "error::DeprecationWarning", "-W", "error::ResourceWarning"]
+WARN_FLAGS += [flag for lib in LIBRARY_WARNINGS for flag in ("-W", lib)]
 
 
 def _child(code: str, flags: list[str]) -> tuple[int, str, str]:
@@ -133,7 +140,7 @@ def test_documented_input_checks_hold_under_O(scenario_outcomes: dict[str, dict[
     """Every documented refusal (parameters, bot specs, notation, reset options, raw_env /
     engine / single-agent-view actions) gives the same outcome under ``-O`` as without it."""
     default, optimised = scenario_outcomes["default"], scenario_outcomes["-O"]
-    assert len(default) > 230 and default.keys() == optimised.keys()
+    assert len(default) > 200 and default.keys() == optimised.keys()  # 223 on the oldest versions allowed
     differ = {k: (default[k], optimised[k]) for k in default if default[k] != optimised[k]}
     assert not differ
 
@@ -214,6 +221,7 @@ torch.set_num_threads(1)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # PettingZoo's own import of connect_four_v3 (library)
     from pettingzoo.test import api_test
+    import matplotlib.pyplot  # matplotlib < 3.8 with pyparsing >= 3.3 (library; LIBRARY_WARNINGS)
 import gymnasium
 import training
 from gymnasium.utils.env_checker import check_env
@@ -315,7 +323,7 @@ def dev_mode_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.C
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONWARNINGS": "error"},
+        env={**os.environ, "PYTHONWARNINGS": ",".join(["error", *LIBRARY_WARNINGS])},
         input=json.dumps(_cli_runs(tmp)),
         timeout=300,
     )

@@ -360,6 +360,7 @@ def test_eval_player_cache_is_bounded() -> None:
 def test_rllib_env_errors_are_named() -> None:
     """The RLlib env (module docstring): before ``reset()`` it says to call reset; a step without
     an action for the agent to act names that agent; ``render()`` is the game's text."""
+    pytest.importorskip("ray.rllib")
     from training.rllib.env import EightfoldMultiAgentEnv
 
     env = EightfoldMultiAgentEnv(
