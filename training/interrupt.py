@@ -83,6 +83,7 @@ def end_pool(pool: Executor) -> None:
     """Stop a ``ProcessPoolExecutor`` at once (after Ctrl-C): queued tasks are dropped and the
     workers ended mid-task, where ``shutdown()`` would wait for every task already sent."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() drops the reference
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         p.terminate()
@@ -91,6 +92,10 @@ def end_pool(pool: Executor) -> None:
         if p.is_alive():  # SIGTERM handled and not obeyed: no more asking
             p.kill()
             p.join(2)
+    # the pool's manager thread closes its wake-up pipe as it ends; left running, it could close
+    # it while the interpreter's exit hook writes to it ("Exception ignored ... Bad file descriptor")
+    if manager is not None:
+        manager.join(5)
 
 
 @contextlib.contextmanager

@@ -194,3 +194,17 @@ def test_sigint_deferred_and_ignored_change_nothing_in_another_thread() -> None:
     thread.start()
     thread.join(60)
     assert errors == []
+
+
+def test_end_pool_waits_for_the_pools_manager_thread() -> None:
+    """``end_pool`` returns once the pool's manager thread has ended: left running, it closed
+    its wake-up pipe while the interpreter's exit hook wrote to it, and an interrupted warm
+    start printed "Exception ignored ... Bad file descriptor" now and then (2026-12-07)."""
+    pool = ProcessPoolExecutor(2, mp_context=mp.get_context("fork"))
+    futures = [pool.submit(_sleep, 10) for _ in range(4)]
+    manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+    assert manager is not None and manager.is_alive()
+    time.sleep(0.2)
+    end_pool(pool)
+    assert not manager.is_alive()
+    assert all(f.done() for f in futures)
