@@ -81,15 +81,7 @@ def aec_job(
     out: list = []
     for n, agent in enumerate(env.agent_iter(steps)):
         obs, rew, term, trunc, info = env.last()
-        rec = [
-            agent,
-            _arr(obs["observation"]),
-            _arr(obs["action_mask"]),
-            rew,
-            term,
-            trunc,
-            _h(sorted(info.items())),
-        ]
+        rec = _step_record(agent, obs, rew, term, trunc, _h(sorted(info.items())))
         action = None
         if not (term or trunc):
             legal = np.flatnonzero(obs["action_mask"])
@@ -106,6 +98,11 @@ def aec_job(
         out.append(rec)
         env.step(action)
     return out
+
+
+def _step_record(agent: str, obs: dict[str, Any], rew: float, term: bool, trunc: bool, last: str) -> list:
+    """What one ``env.last()`` gave, comparable across runs (arrays hashed), then ``last``."""
+    return [agent, _arr(obs["observation"]), _arr(obs["action_mask"]), rew, term, trunc, last]
 
 
 def position_job(game: str, cfg: dict[str, Any], seed: int, k: int, bot: str) -> list:
@@ -134,15 +131,7 @@ def position_job(game: str, cfg: dict[str, Any], seed: int, k: int, bot: str) ->
         out.append(_h(raw.snapshot()))
         for agent in env.agent_iter(25):
             obs, rew, term, trunc, info = env.last()
-            rec = [
-                agent,
-                _arr(obs["observation"]),
-                _arr(obs["action_mask"]),
-                rew,
-                term,
-                trunc,
-                _h(env.render()),
-            ]
+            rec = _step_record(agent, obs, rew, term, trunc, _h(env.render()))
             action = None
             if not (term or trunc):
                 s2 = raw.state
