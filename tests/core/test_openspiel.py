@@ -181,9 +181,13 @@ def test_openspiel_resample_is_honest(game_config: tuple[str, dict[str, Any]]) -
     name, params = game_config
     game = spiel_game(name, params)
     state = game.new_initial_state()
-    play(state, 3, 9)
-    if state.is_terminal():
-        return
+    rng = np.random.default_rng(3)
+    for _ in range(9):  # random moves, stopping short of the end (a solo pass ends the game)
+        after = state.clone()
+        after.apply_action(int(rng.choice(state.legal_actions())))
+        if after.is_terminal():
+            break
+        state = after
     p = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     worlds = set()

@@ -1047,12 +1047,12 @@ def fuzz_position(params: dict[str, Any], seed: int) -> tuple[dict[str, Any], An
     rng = np.random.default_rng(seed)
     eng = game.new_initial_state(np.random.default_rng(seed + 7))
     for _ in range(int(rng.integers(5, 60))):  # random play (the engine alone) to get a board
-        if eng.is_terminal():
-            break
         acts = eng.legal_actions()
-        eng.apply(acts[rng.integers(len(acts))])
-    if eng.is_terminal():
-        return {}, None
+        after = eng.clone()
+        after.apply(acts[rng.integers(len(acts))])
+        if after.is_terminal():  # stop short of the end: an ended game leaves nothing to check
+            break
+        eng = after
     d = copy.deepcopy(eng.snapshot())
     cfg = from_engine(eng).cfg
     n, T = cfg.num_players, cfg.nteams
