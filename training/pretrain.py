@@ -574,6 +574,18 @@ def symmetry_tables(
     import torch
 
     n_obs = int(np.prod(obs_shape))
+    for g in symmetries:
+        for field, index, size, what in (
+            ("obs_index", g.obs_index, n_obs, "the flattened observation"),
+            ("action_index", g.action_index, num_actions, "the actions"),
+        ):
+            index = np.asarray(index)
+            if index.shape != (size,) or not np.array_equal(np.sort(index), np.arange(size)):
+                raise ValueError(
+                    f"symmetry {g.name!r}: {field} must be a permutation of range({size}) ({what}), "
+                    f"got an array of shape {index.shape}"
+                    + ("" if index.shape != (size,) else " that is not a permutation")
+                )
     obs_tab = torch.as_tensor(np.stack([np.arange(n_obs), *(g.obs_index for g in symmetries)]))
     act_tab = np.stack([np.arange(num_actions), *(g.action_index for g in symmetries)])
     return obs_tab, act_tab

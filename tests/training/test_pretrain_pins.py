@@ -428,16 +428,37 @@ def test_pretrain_prints_the_last_epoch_and_the_size_of_each_fit(
         assert f"fitting 3 epochs on {size:,}" in out.split(f"pretraining round {r}:")[1].split("\n")[0]
 
 
-def test_a_fit_that_fails_leaves_ppos_learning_rate() -> None:
-    """``fit(..., learning_rate=...)`` puts PPO's rate back whatever happens: a fit refused
-    before its first epoch (here a symmetry of the wrong observation size) left the warm
-    start's rate on the optimiser, and a caller going on would train PPO at it; a fit that
-    runs ends at PPO's rate too."""
-
+def test_a_malformed_symmetry_is_refused_by_name() -> None:
+    """A symmetry whose gathers do not fit the decisions (a game's ``symmetries()`` with the
+    wrong size, or not a permutation) is refused by name before the fit changes anything; it
+    was numpy's "all input arrays must have the same shape"."""
     policy = _policy(3, 4)
-    bad = Symmetry("bad", np.arange(5), np.arange(4))
-    with pytest.raises(ValueError):
-        fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5, symmetries=[bad])
+    for bad, words in (
+        (
+            Symmetry("wide", np.arange(5), np.arange(4)),
+            r"'wide': obs_index must be a permutation of range\(3\)",
+        ),
+        (
+            Symmetry("short", np.arange(3), np.arange(3)),
+            r"'short': action_index .* range\(4\).* shape \(3,\)",
+        ),
+        (Symmetry("twice", np.array([0, 0, 1]), np.arange(4)), r"'twice': obs_index .* not a permutation"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5, symmetries=[bad])
+        assert [g["lr"] for g in policy.optimizer.param_groups] == [1e-3]
+
+
+def test_a_fit_that_fails_leaves_ppos_learning_rate() -> None:
+    """``fit(..., learning_rate=...)`` puts PPO's rate back whatever happens: a fit that fails
+    in its first minibatch (here a network for 5 inputs given 3-input decisions), after the
+    warm start's rate was set, must not leave that rate on the optimiser, where a caller going
+    on would train PPO at it; a fit that runs ends at PPO's rate too."""
+
+    policy = _policy(5, 4)
+    with pytest.raises(RuntimeError, match="shape"):
+        fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5)
     assert [g["lr"] for g in policy.optimizer.param_groups] == [1e-3]
+    policy = _policy(3, 4)
     log = fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5)
     assert log["learning_rate"] == 0.5 and [g["lr"] for g in policy.optimizer.param_groups] == [1e-3]
