@@ -473,17 +473,16 @@ def test_octi_classic_liberation_targets():
         and snap["captured"] == [4, 0]
         and snap["supply"] == [25, 25]
     )
-    # liberation is x_classic only (OCT-39)
-    with pytest.raises(ValueError):
-        _octi(
-            {
-                "board": {"c6": [[0, ""]], "a1": [[0, ""]], "i9": [[1, ""]]},
-                "reserve": [0, 6],
-                "captured": [5, 0],
-            },
-            variant="x_fast",
-            moves=["liberate c6"],
-        )
+    # liberation is x_classic only (OCT-39): in x_fast an own pod on an enemy base has already
+    # won (OCT-42), so the position above is refused as a finished game, and a pod about to
+    # reach the base wins there instead of liberating
+    fast = {"reserve": [0, 6], "captured": [5, 0]}
+    with pytest.raises(ValueError, match=r"enemy base c7.*OCT-42"):
+        _octi({"board": {"c7": [[0, ""]], "a1": [[0, ""]], "i9": [[1, ""]]}, **fast}, variant="x_fast")
+    env = _octi({"board": {"c6": [[0, "N"]], "a1": [[0, ""]], "i9": [[1, ""]]}, **fast}, variant="x_fast")
+    assert not [a for a in _legal(env) if a.startswith("liberate")]
+    _play(env, "step c6 N")
+    assert _rewards(env) == [1.0, -1.0]
 
 
 def test_octi_classic_entry_on_enemy_base_needs_own_pod_there():
