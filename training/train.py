@@ -320,7 +320,7 @@ def run_seeded(seed: int, run_seed: int) -> int:
     )  # numpy 1.x: no uint64 >> int
 
 
-class RunSeeded(gym.Wrapper):  # type: ignore[type-arg]
+class RunSeeded(gym.Wrapper[Any, Any, Any, Any]):
     """``reset(seed=s)`` seeds the env with :func:`run_seeded` ``(s, run_seed)``."""
 
     def __init__(self, env: Any, run_seed: int) -> None:
