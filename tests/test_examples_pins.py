@@ -551,7 +551,7 @@ def test_unknown_game_names_the_value_given_and_the_known_games() -> None:
     known = str(sorted(GAMES))
     assert known == "['octi', 'otto_game_over', 'otto_octopus', 'over_and_out']"
     for bad in ("eightfold/chess-v0", "chess_v0", "envs.chess_v0"):
-        with pytest.raises(ValueError) as exc:
+        with pytest.raises(ValueError, match=r"unknown game") as exc:
             get_game(bad)
         assert str(exc.value) == f"unknown game {bad!r}; known: {known}"
 

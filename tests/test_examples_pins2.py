@@ -278,7 +278,7 @@ def test_mcts_strength_usage_errors(
 def test_mcts_strength_oracle_game_refuses_an_unknown_reveal() -> None:
     """``oracle_game`` names the reveal modes it knows when given another."""
     mod = _example_module("mcts_strength")
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(ValueError, match=r"--oracle: expected one of") as exc:
         mod.oracle_game(get_game("octi").game_class()(), "cards")
     assert str(exc.value) == "--oracle: expected one of ['all', 'deal', 'hands'], got 'cards'"
 
@@ -402,7 +402,7 @@ def test_openspiel_play_refuses_a_boolean_sims() -> None:
     """``sims=true`` is no simulation count (a bool is an int in Python): refused by name."""
     mod, eos = _openspiel()
     game = eos.load_game("otto_octopus", num_players=2, rng_seed=0)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(ValueError, match=r"sims must be an int") as exc:
         mod.make_bot(game, "ismcts:sims=true", 0)
     assert str(exc.value) == "ismcts: sims must be an int >= 2, got True"
 

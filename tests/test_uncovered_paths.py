@@ -234,7 +234,7 @@ def test_replacing_passes_other_os_errors_unchanged(tmp_path: Path) -> None:
     target = tmp_path / "f.txt"
     target.write_text("before", encoding="utf-8")
     mine = OSError(errno.EIO, "disk on fire", "elsewhere")
-    with pytest.raises(OSError) as info, replacing(target) as tmp:
+    with pytest.raises(OSError, match=r"disk on fire") as info, replacing(target) as tmp:
         tmp.write_text("half", encoding="utf-8")
         raise mine
     assert info.value is mine

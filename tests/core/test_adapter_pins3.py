@@ -95,7 +95,7 @@ def test_options_giving_a_finished_game_are_refused_with_the_documented_message(
     """OAO-41 (one player left ends the game); module docstring: "Options that give a finished
     game are a ``ValueError``" - the message names the options given and says why."""
     env = _rllib_env({"game": "over_and_out", "params": {"num_players": 2}})
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"give a finished game") as info:
         env.reset(seed=0, options={"state": _finished_state()})
     assert str(info.value) == "the reset options (state) give a finished game: there is no move to play"
 
@@ -111,7 +111,7 @@ def test_a_step_after_the_rules_end_is_refused_with_its_own_message() -> None:
     env, _, action = _finished({"game": "over_and_out", "params": {"num_players": 2}, "opponents": "self"})
     end = env.state.to_dict()
     for acting in ("player_0", "player_1"):
-        with pytest.raises(ValueError) as info:
+        with pytest.raises(ValueError, match=r"the episode ended") as info:
             env.step({acting: action})
         assert str(info.value) == "the episode ended; call reset()"
     assert env.state.to_dict() == end
@@ -130,7 +130,7 @@ def test_a_foreign_openspiel_text_is_refused_naming_this_game_and_its_parameters
     other = pyspiel.load_game("python_tic_tac_toe").new_initial_state()
     other.apply_action(4)
     game = eos.load_game("over_and_out", num_players=3)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"written by another game") as info:
         game.deserialize_state(other.serialize())
     text = str(info.value)
     assert text.startswith(
@@ -149,7 +149,7 @@ def test_resume_without_a_model_says_to_drop_resume(tmp_path: Path) -> None:
 
     out = tmp_path / "run"
     out.mkdir()
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"--resume: no model") as info:
         check_resume(TrainConfig(env="over_and_out"), {}, out)
     assert str(info.value) == (
         f"--resume: no model in {str(out)!r} to continue (no model.zip or checkpoint: the run "

@@ -86,7 +86,7 @@ def test_notation_before_reset(game_name: str) -> None:
     before = [env.unwrapped.action_to_string(a) for a in indices]
     assert [env.unwrapped.string_to_action(s) for s in before] == indices
     assert env.unwrapped.action_to_string(n) == f"illegal {n}"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"malformed action"):
         env.unwrapped.string_to_action("no such move")
     env.reset(seed=3)
     assert [env.unwrapped.action_to_string(a) for a in indices] == before

@@ -210,7 +210,7 @@ def test_from_dict_malformed(name: str, data: st.DataObject) -> None:
 def test_from_dict_not_a_dict(name: str) -> None:
     state = _STATES[name][0]
     for junk in (None, 3, "x", [], {}, {"config": {}}):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"dict"):
             type(state).from_dict(junk)  # type: ignore[arg-type]
 
 
@@ -238,14 +238,14 @@ def test_step_after_end_engine(name: str) -> None:
     game = make_game(name, {})
     final = play_random(game, 5)[-1]
     assert final.is_terminal()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"game is over|after the end"):
         final.apply(int(np.argmax(np.ones(game.num_actions))))
 
 
 @pytest.mark.parametrize("name", available_games())
 def test_unknown_reset_option(name: str) -> None:
     env = GAMES[name].env()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"unknown reset option"):
         env.reset(seed=0, options={"no_such_option": 1})
 
 

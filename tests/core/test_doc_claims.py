@@ -28,7 +28,7 @@ def _readme() -> str:
 
 
 def _parse_error(env: object, text: str) -> str:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"malformed action|is not (a )?legal") as info:
         env.unwrapped.string_to_action(text)  # type: ignore[attr-defined]
     return str(info.value)
 

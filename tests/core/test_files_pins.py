@@ -118,10 +118,10 @@ def test_an_error_about_the_temporary_file_names_the_users_path(tmp_path: Path) 
     """An ``OSError`` raised in the block (a full disk while the temporary file is written, a
     writer's own rename onto it) names the path the user gave, never the hidden name."""
     out = tmp_path / "table.json"
-    with pytest.raises(OSError) as info, replacing(out) as tmp:
+    with pytest.raises(OSError, match=r"table\.json'$") as info, replacing(out) as tmp:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp))
     assert info.value.filename == str(out) and ".tmp-" not in str(info.value)
-    with pytest.raises(OSError) as info, replacing(out) as tmp:
+    with pytest.raises(OSError, match=r"table\.json'$") as info, replacing(out) as tmp:
         raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(tmp_path / "src"), None, str(tmp))
     assert info.value.filename2 == str(out) and ".tmp-" not in str(info.value)
     assert _hidden(tmp_path) == [] and not out.exists()

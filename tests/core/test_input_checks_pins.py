@@ -326,7 +326,7 @@ def test_policy_player_load_of_a_zip_that_is_no_model(
         for name, text in files.items():
             z.writestr(name, text)
     game = GAMES["over_and_out"].game_class()(num_players=2)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"is not a MaskablePPO model") as info:
         PolicyPlayer.load(str(path), game)
     assert str(info.value).startswith(
         f"{str(path)!r} is not a MaskablePPO model (what eightfold train saves): {cause}"

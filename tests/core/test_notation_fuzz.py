@@ -251,7 +251,7 @@ def test_malformed_text_names_the_word_that_breaks_it(table: tuple[str, ...], pa
         text = " ".join(words)
         if text in strings:
             continue
-        with pytest.raises(ValueError) as info:
+        with pytest.raises(ValueError, match=r"malformed action") as info:
             parse(text)
         msg = str(info.value)
         i = 0
@@ -281,7 +281,7 @@ def test_env_notation_refuses_what_is_no_index_or_string(module: Any) -> None:
         assert raw.string_to_action(np.str_(text.upper())) == a
         assert raw.string_to_action(f" {text} ") == a
     for bad in NOT_STRINGS:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"(a|notation|action) string"):
             raw.string_to_action(bad)
     n = raw.state.legal_mask().size
     assert raw.action_to_string(n) == f"illegal {n}"

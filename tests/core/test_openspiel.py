@@ -325,7 +325,7 @@ def test_openspiel_bad_input_is_named() -> None:
     game = eos.load_game("over_and_out", num_players=2)
     state = game.new_initial_state()
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"illegal action"):
         state.apply_action(illegal)
     with pytest.raises(ValueError, match="deserialize_state"):
         game.new_initial_state("text")

@@ -161,7 +161,7 @@ def _lockstep(name: str, params: dict[str, Any], seed: int, max_steps: int) -> i
             if zero_sum:
                 assert abs(sum(returns)) < 1e-9
             assert steps <= game.max_game_length()
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match=r"game is over|after the end"):
                 state.apply_action(0)
             return steps
         if steps >= max_steps:

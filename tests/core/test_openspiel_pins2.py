@@ -89,13 +89,13 @@ def test_minus_one_means_none_only_where_the_parameter_takes_none() -> None:
     """``-1`` stands for ``None`` only in a parameter whose default is ``None``: elsewhere it is
     the value ``-1``, refused with the game's own message naming it, and the hint about
     ``-1`` appears only where a ``None`` parameter is the one refused."""
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"starting_chips") as info:
         eos.load_game("over_and_out", starting_chips=-1)
     assert str(info.value) == "eightfold_over_and_out: starting_chips must be an int in [1, 4], got -1"
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"num_players") as info:
         eos.load_game("over_and_out", num_players=9)
     assert str(info.value) == "eightfold_over_and_out: num_players must be an int in [2, 8], got 9"
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"first_dealer") as info:
         pyspiel.load_game("eightfold_over_and_out", {"first_dealer": 5})
     assert str(info.value) == (
         "eightfold_over_and_out: first_dealer must be None or an int in [0, 3], got 5 "
@@ -156,7 +156,7 @@ def test_information_state_string_message_points_to_the_alternatives() -> None:
     """The missing information-state string names the game and what to use instead
     (``observation_string``, ISMCTS with ``use_observation_string=True``)."""
     state = eos.load_game("otto_octopus", num_players=2).new_initial_state()
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"no information-state string") as info:
         state.information_state_string(1)
     assert str(info.value) == (
         "eightfold_otto_octopus provides no information-state string (a hidden-information game "

@@ -188,7 +188,7 @@ def test_env_path_rejects_with_value_error() -> None:
     """The env's reset goes through the same loaders (``ValueError``, nothing else)."""
     env = otto_game_over_v0.env()
     for bad in ({"phase": 3}, {"tables": ["B7"]}, {"hands": [["joker"], "x"]}, {"totals": [True, 0]}):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"position\['(phase|tables|hands|totals)"):
             env.reset(seed=0, options={"position": bad})
     state = OttoGameOverGame().new_initial_state(np.random.default_rng(0)).to_dict()
     state["position"]["markers"] = [{"small": "4"}, {}]
@@ -200,7 +200,7 @@ def test_env_path_rejects_with_value_error() -> None:
         {"hands": [[], []], "passed": [0, 0]},
         {"hands": [[], []], "phase": ["main"]},
     ):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"position\['(hands|passed|phase)"):
             env2.reset(seed=0, options={"position": bad})
     state = OttoOctopusGame().new_initial_state(np.random.default_rng(0)).to_dict()
     state["position"]["skips"] = [True, 0]

@@ -34,10 +34,10 @@ def _check_illegal_rejected(game: Any, state: Any, mask: np.ndarray, rng: np.ran
     illegal = np.flatnonzero(mask == 0)
     for a in rng.choice(illegal, size=min(3, illegal.size), replace=False) if illegal.size else []:
         probe = state.clone()
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"illegal action"):
             probe.apply(int(a))
     for a in (-1, game.num_actions):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"illegal action|out of range|must be an int"):
             state.clone().apply(a)
 
 
@@ -77,7 +77,7 @@ def _soak_one(game: Any, seed: int, round_trip: bool) -> None:
     if game.zero_sum:
         assert abs(float(np.sum(ret))) < 1e-9, f"returns {ret} do not sum to zero"
     assert not state.legal_mask().any(), "mask not empty after the end"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"game is over|after the end"):
         state.clone().apply(0)
 
 

@@ -180,7 +180,7 @@ def test_illegal_index_string_matches_nothing() -> None:
     for a in (32, 116, 117, -1):
         text = st.action_to_string(a)
         assert text == f"illegal {a}"
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"malformed Octi action"):
             st.string_to_action(text)
 
 

@@ -36,7 +36,7 @@ def test_bad_reset_options() -> None:
     game = OctiGame()
     rng = np.random.default_rng(0)
     for opts in ({"nope": 1}, {"moves": "prong c2 N"}, {"moves": ["prong c2 X"]}, {"moves": [3]}):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"option"):
             game.new_initial_state(rng, opts)  # type: ignore[arg-type]
     st = game.new_initial_state(rng, {"moves": ["prong c2 N", "prong d6 S", "step c2 N"]})
     assert st.snapshot()["board"]["c3"] == [[0, "N"]]
@@ -45,7 +45,7 @@ def test_bad_reset_options() -> None:
 @pytest.mark.parametrize("action", [-1, 117, 10**9, 32, "3", 2.0, None, True])
 def test_apply_rejects_bad_actions(action: Any) -> None:
     st = new()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"illegal action|action must be an int"):
         st.apply(action)
 
 
@@ -79,7 +79,7 @@ def test_apply_after_end() -> None:
     ],
 )
 def test_string_to_action_garbage(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"malformed Octi action|is not a legal action"):
         new().string_to_action(text)
 
 
@@ -161,5 +161,5 @@ def test_from_dict_inconsistent_positions() -> None:
     del d["supply"]
     with pytest.raises(ValueError, match="supply"):
         State.from_dict(d)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"must be a dict"):
         State.from_dict([1, 2])  # type: ignore[arg-type]

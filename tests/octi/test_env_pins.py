@@ -201,7 +201,7 @@ def test_an_illegal_string_lists_every_legal_string() -> None:
     """Env docstring: an illegal text raises ``ValueError`` listing the legal strings; all 32
     opening prongs (OCT-S01) must be there, sorted, not a truncated sample."""
     st = new()
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"is not a legal action") as info:
         st.string_to_action("step c2 N")
     message = str(info.value)
     assert message.startswith("'step c2 N' is not a legal action for player_0 in phase MAIN; legal: [")
@@ -218,7 +218,7 @@ def test_moves_option_names_the_failing_move_by_its_index() -> None:
     text, with the notation's reason, so a user can find it in a long list."""
     game = OctiGame()
     moves = ["prong c2 N", "prong d6 S", "step c2 S"]
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"option 'moves'\[2\]") as info:
         game.new_initial_state(np.random.default_rng(0), {"moves": moves})
     assert str(info.value).startswith(
         "option 'moves'[2] 'step c2 S': 'step c2 S' is not a legal action for player_0 in phase MAIN"

@@ -27,7 +27,7 @@ def _lines(st: State, start: str) -> list[str]:
 
 
 def _message(st: State, text: str) -> str:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"malformed Octi action|legal") as info:
         st.string_to_action(text)
     return str(info.value)
 

@@ -107,7 +107,7 @@ def test_one_action_per_turn() -> None:
     st = new()
     st.play("prong c2 N")
     assert st.current_player() == 1 and st.turn == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"malformed Octi action"):
         st.string_to_action("pass")
 
 

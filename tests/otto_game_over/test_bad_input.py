@@ -59,7 +59,7 @@ def test_bad_reset_options() -> None:
     game = OttoGameOverGame()
     with pytest.raises(ValueError, match="unknown reset option"):
         game.new_initial_state(np.random.default_rng(0), {"deck_top": []})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"reset options must be a dict"):
         game.new_initial_state(np.random.default_rng(0), "position")  # type: ignore[arg-type]
 
 
@@ -98,7 +98,7 @@ def test_blind_position_has_no_tables() -> None:
 )
 def test_string_to_action_garbage(text: Any) -> None:
     st = make({"tables": ["B7", "G16"]})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"malformed action|action string"):
         st.string_to_action(text)
 
 
@@ -112,7 +112,7 @@ def test_notation_normalised_and_out_of_range() -> None:
 def test_apply_rejects_illegal() -> None:
     st = make({"tables": ["B7", "G16"]})
     for bad in (0, -1, 5228, 200):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"illegal action|must be an int"):
             st.apply(bad)
 
 
@@ -132,7 +132,7 @@ def test_from_dict_malformed(mutate: Any) -> None:
     st = make({"tables": ["B7", "G16"], "tower": ["A4"]})
     d = json.loads(json.dumps(st.to_dict()))
     mutate(d)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"state dict lacks|position\['"):
         State.from_dict(d)
 
 

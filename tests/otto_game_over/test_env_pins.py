@@ -99,7 +99,7 @@ def test_a_position_option_of_none_is_absent() -> None:
 def test_malformed_action_error_ends_with_the_grammar() -> None:
     """§8, doc page: malformed text raises ``ValueError`` saying what is wrong, then the grammar
     (squares a1..e5, orientations k 0..3)."""
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"malformed action") as info:
         OttoGameOverGame().string_to_action("drawn f1 r0")
     msg = str(info.value)
     assert msg.startswith("malformed action 'drawn f1 r0': after 'drawn' comes one of a1, b1")

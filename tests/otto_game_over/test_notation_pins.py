@@ -60,7 +60,7 @@ def test_a_malformed_string_is_named_in_the_error() -> None:
     text the user gave, so a typo in a script is found at once."""
     st = make({"tables": ["B7", "G16"]})
     for text in ("drawn b3 r9", "card joker as  kidnap player_1", "keep infinty"):
-        with pytest.raises(ValueError) as err:
+        with pytest.raises(ValueError, match=r"malformed action") as err:
             st.string_to_action(text)
         assert repr(text) in str(err.value)
 

@@ -1009,7 +1009,7 @@ def run_playout(
         if decisions % 7 == 0:  # OGO-63: the raw engine raises ValueError, state unchanged
             bad = [a for a in range(5228) if eng.action_to_string(a) not in ref_legal]
             before = eng.snapshot()
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match=r"illegal action"):
                 eng.apply(bad[rng.integers(len(bad))])
             assert eng.snapshot() == before
         voided = eng.snapshot()["voided_cards"]
@@ -1415,7 +1415,7 @@ def test_notation_is_the_spec_grammar() -> None:
         "",
         "card player_4",
     ):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"malformed action"):
             state.string_to_action(bad)
 
 

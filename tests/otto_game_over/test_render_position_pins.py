@@ -153,7 +153,7 @@ def test_position_infinity_actor_must_be_the_visited_seat() -> None:
 
     assert make(pos(actor=1), num_players=4).actor == 1
     for bad in ({"actor": 3}, {"actor": 2}, {}):
-        with pytest.raises(ValueError) as err:
+        with pytest.raises(ValueError, match=r"actor") as err:
             make(pos(**bad), num_players=4)
         assert str(err.value) == "position['actor'] must be the seat the infinity phase is visiting"
 
@@ -180,7 +180,7 @@ def test_position_refuses_an_unknown_removed_card() -> None:
     """Position schema: `removed_cards` keys are card names in any case; any other key is
     refused with a message naming it and the card names."""
     assert make({"removed_cards": {"Meteorite": 1}}).snapshot()["removed_cards"] == {"meteorite": 1}
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(ValueError, match=r"removed_cards") as err:
         make({"removed_cards": {"Meteorite": 1, "banana": 2}})
     names = list(CARD_NAMES)
     assert str(err.value) == f"position['removed_cards'] keys must be card names {names}, got ['banana']"
@@ -193,7 +193,7 @@ def test_position_actor_differs_from_to_move_only_in_infinity() -> None:
         pos = {"tables": ["B7", "G16"], "to_move": 1, "actor": 0, "phase": phase}
         if phase == "place":
             pos["drawn"] = "A4"
-        with pytest.raises(ValueError) as err:
+        with pytest.raises(ValueError, match=r"actor") as err:
             make(pos)
         assert str(err.value) == "position['actor'] differs from 'to_move' only in phase 'infinity'"
 

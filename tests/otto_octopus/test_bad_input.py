@@ -100,31 +100,34 @@ def _state_dict() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    "mutate",
+    ("mutate", "message"),
     [
-        lambda d: d.pop("rng"),
-        lambda d: d.update(config=[]),
-        lambda d: d.update(config={"num_players": 9}),
-        lambda d: d.update(config={"players": 2}),
-        lambda d: d.update(rng={"bit_generator": "Nope"}),
-        lambda d: d.update(rng=3),
-        lambda d: d.update(steps=-1),
-        lambda d: d.update(steps="1"),
-        lambda d: d.update(truncated=1),
-        lambda d: d.update(truncated=True),
-        lambda d: d.update(position=None),
-        lambda d: d["position"].update(hands=[["end"]]),
-        lambda d: d["position"].update(pile=[3]),
-        lambda d: d["position"]["placements"].append(17),
-        lambda d: d["position"]["placements"].append(["straight"]),
+        (lambda d: d.pop("rng"), r"lacks key\(s\) \['rng'\]"),
+        (lambda d: d.update(config=[]), r"'config' must be a dict"),
+        (lambda d: d.update(config={"num_players": 9}), r"num_players must be one of"),
+        (lambda d: d.update(config={"players": 2}), r"unknown parameter\(s\) \['players'\]"),
+        (lambda d: d.update(rng={"bit_generator": "Nope"}), r"bit_generator must be one of"),
+        (lambda d: d.update(rng=3), r"'rng' must be a dict"),
+        (lambda d: d.update(steps=-1), r"'steps' must be an int >= 0, got -1"),
+        (lambda d: d.update(steps="1"), r"'steps' must be an int >= 0, got '1'"),
+        (lambda d: d.update(truncated=1), r"'truncated' must be a bool"),
+        (lambda d: d.update(truncated=True), r"a truncated state must be over"),
+        (lambda d: d.update(position=None), r"position must be a dict"),
+        (lambda d: d["position"].update(hands=[["end"]]), r"position\['hands'\] must be a list of 2 hands"),
+        (lambda d: d["position"].update(pile=[3]), r"position\['pile'\]\[0\]: unknown tile kind 3"),
+        (lambda d: d["position"]["placements"].append(17), r"position\['placements'\]\[2\] must be .*got 17"),
+        (
+            lambda d: d["position"]["placements"].append(["straight"]),
+            r"position\['placements'\]\[2\] must be .*got \['straight'\]",
+        ),
     ],
 )
-def test_from_dict_malformed(mutate: Any) -> None:
+def test_from_dict_malformed(mutate: Any, message: str) -> None:
     d = _state_dict()
     mutate(d)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=message):
         State.from_dict(d)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"must be a dict"):
         State.from_dict("not a dict")  # type: ignore[arg-type]
 
 
@@ -150,7 +153,7 @@ def test_string_to_action_garbage(text: str) -> None:
     with pytest.raises(ValueError, match="expected"):
         parse_action(text)
     st = make(P1, [["starfish", "bubbles", "end"]])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"malformed action"):
         st.string_to_action(text)
 
 
@@ -159,7 +162,7 @@ def test_notation_parsing_is_lenient_and_strict() -> None:
     st = make(P1, [["starfish", "bubbles", "end"]])
     assert st.string_to_action("  PLACE   Starfish  E7 ") == parse_action("place starfish e7")
     assert not st.legal_mask()[st.string_to_action("place starfish a1")]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"action string"):
         parse_action(None)  # type: ignore[arg-type]
     assert action_to_string(1106) == "illegal 1106" and action_to_string(-1) == "illegal -1"
     for a in range(1106):
@@ -169,7 +172,7 @@ def test_notation_parsing_is_lenient_and_strict() -> None:
 def test_apply_bad_actions() -> None:
     st = make(P1, [["starfish", "bubbles", "end"]])
     for bad in (-1, 1106, 2.5, "pass", True):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"out of range|must be an int"):
             st.apply(bad)  # type: ignore[arg-type]
     st = make(P1, [["starfish"], []], pile=[])
     st.apply(parse_action("pass"))

@@ -347,9 +347,9 @@ def test_string_to_action_refuses_what_is_not_text(text: Any) -> None:
     """Doc page / §8: ``string_to_action`` parses notation; anything that is not a string raises
     ``ValueError`` (before the first ``reset()`` too), never another error."""
     game = OttoOctopusGame()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"action string"):
         game.string_to_action(text)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"action string"):
         otto_octopus_v0.env().unwrapped.string_to_action(text)
     assert game.string_to_action("  PASS ") == 1024
 

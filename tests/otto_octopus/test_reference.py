@@ -769,5 +769,5 @@ def test_env_truncation_and_illegal(n: int) -> None:
     assert all(v == 0 for a, v in e._cumulative_rewards.items() if a != "player_0")
     assert all(e.terminations.values()) or all(e.truncations.values())
     st = OttoOctopusGame(num_players=n).new_initial_state(np.random.default_rng(3))
-    with pytest.raises(ValueError):  # OTP-44: the raw engine raises
+    with pytest.raises(ValueError, match=r"illegal action"):  # OTP-44: the raw engine raises
         st.apply(ACTION_STRINGS.index("stop"))  # never legal in MAIN

@@ -66,26 +66,26 @@ def test_to_dict_round_trip() -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "value"),
+    ("key", "value", "message"),
     [
-        ("chips", [4, 4, 4]),
-        ("total", 70),
-        ("direction", 0),
-        ("to_move", 7),
-        ("tiptop", 23),
-        ("tiptop_pile", [22, 22]),
-        ("draw_pile", ["0"]),
-        ("hands", "x"),
-        ("out_order", [0]),
-        ("truncated", True),
-        ("rng", {"bit_generator": "nope"}),
-        ("config", {"num_players": 9}),
+        ("chips", [4, 4, 4], r"chips must be a list of length 4"),
+        ("total", 70, r"total must be an int in \[0, 66\], got 70"),
+        ("direction", 0, r"direction must be 1 or -1"),
+        ("to_move", 7, r"to_move must be an int in \[-1, 3\]"),
+        ("tiptop", 23, r"Tip Top pile, discards and L must be"),
+        ("tiptop_pile", [22, 22], r"Tip Top pile, discards and L must be"),
+        ("draw_pile", ["0"], r"do not make up the deck"),
+        ("hands", "x", r"hands must be a list of length 4"),
+        ("out_order", [0], r"out_order must list each seat"),
+        ("truncated", True, r"a running game has two or more players left"),
+        ("rng", {"bit_generator": "nope"}, r"bit_generator must be one of"),
+        ("config", {"num_players": 9}, r"num_players must be an int in \[2, 8\]"),
     ],
 )
-def test_from_dict_rejects(key: str, value: object) -> None:
+def test_from_dict_rejects(key: str, value: object, message: str) -> None:
     d = _midgame().to_dict()
     d[key] = value
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=message):
         State.from_dict(d)
 
 
@@ -96,7 +96,7 @@ def test_notation() -> None:
     assert state.string_to_action("  PLAY   X2 ") == 6
     assert state.action_to_string(7) == "illegal 7" and state.action_to_string(11) == "illegal 11"
     for bad in ("play -10", "bust", "play 6", "hello", "", "play"):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"malformed action|is not legal"):
             state.string_to_action(bad)
 
 
@@ -136,7 +136,7 @@ def test_bad_parameters(params: dict[str, object], name: str) -> None:
 )
 def test_bad_reset_options(options: object) -> None:
     e = env(num_players=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"deck_top|tiptop_top|reset option"):
         e.reset(seed=0, options=options)  # type: ignore[arg-type]
 
 
@@ -152,7 +152,7 @@ def test_options_apply_to_round_one_only() -> None:
 def test_engine_rejects_bad_actions() -> None:
     state = _midgame()
     for bad in (-1, 12, 2.5, "1", None):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"illegal action|must be an int"):
             state.clone().apply(bad)  # type: ignore[arg-type]
 
 

@@ -565,7 +565,7 @@ def test_notation_errors() -> None:
 )
 def test_bad_parameter_messages(params: dict[str, Any], words: list[str]) -> None:
     """§6: a bad parameter raises ValueError naming it and the allowed values."""
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=words[0]) as info:
         env(**params)
     for w in words:
         assert w in str(info.value)

@@ -156,31 +156,102 @@ def _plays_past_max(d: dict[str, Any]) -> None:
     d["plays"] = d["round_plays"] = d["plays"] + 1
 
 
+_UNREACHABLE = [
+    (
+        lambda: _round_one(starting_chips=2),
+        _chips_above_start,
+        "chips above starting_chips",
+        r"chips\[\] must be an int in \[0, 2\], got 3",
+    ),
+    (
+        _round_one,
+        lambda d: _hand_to_draw(d, 0),
+        "hand smaller than the chips",
+        r"hand size must equal its chips",
+    ),
+    (
+        _round_one,
+        _round_plays_above_plays,
+        "more plays this round than in the game",
+        r"round_plays must be an int in \[0, 2\], got 3",
+    ),
+    (
+        _round_one,
+        _max_plays_reached,
+        "a running game at plays = max_plays",
+        r"a running game has two or more players left, plays < max_plays",
+    ),
+    (
+        _round_one,
+        _set("to_move", -1),
+        "a finished, untruncated game with two players left",
+        r"a finished game has one player left",
+    ),
+    (_round_one, _set("total", -1), "T below 0", r"total must be an int in \[0, 66\], got -1"),
+    (_round_one, _set("game", "connect_four"), "another game's state", r"not an over_and_out state"),
+    (_round_one, _set("extra", 1), "an unknown key", r"unknown keys \['extra'\]"),
+    (
+        _round_one,
+        _swap_a_card_kind,
+        "a card of a kind the deck has too few of",
+        r"do not make up the deck",
+    ),
+    (
+        _after_s08_bust,
+        _set("dealer", 0),
+        "an eliminated dealer",
+        r"the player to move and the dealer must have chips",
+    ),
+    (
+        _after_s08_bust,
+        _set("to_move", 0),
+        "an eliminated player to move",
+        r"the player to move and the dealer must have chips",
+    ),
+    (
+        _after_s08_bust,
+        _wrong_seat_out,
+        "an active seat listed as out",
+        r"out_order must list each seat without chips exactly once",
+    ),
+    (
+        _after_s08_bust,
+        _two_cards_out,
+        "an eliminated seat holding two cards",
+        r"an eliminated player holds no cards",
+    ),
+    (
+        _after_s08_bust,
+        lambda d: _move_card(d, 0),
+        "an eliminated seat holding a card mid-game",
+        r"an eliminated player holds no cards",
+    ),
+    (
+        _s12_truncated,
+        lambda d: _move_card(d, 0),
+        "an eliminated seat holding a card at truncation",
+        r"an eliminated player holds no cards",
+    ),
+    (
+        _s07_truncated,
+        _truncated_early,
+        "truncated before max_plays",
+        r"a truncated game has plays >= max_plays",
+    ),
+    (
+        _s07_truncated,
+        _plays_past_max,
+        "more plays than max_plays",
+        r"plays must be an int in \[0, 6\], got 7",
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("make", "edit", "why"),
-    [
-        (lambda: _round_one(starting_chips=2), _chips_above_start, "chips above starting_chips"),
-        (_round_one, lambda d: _hand_to_draw(d, 0), "hand smaller than the chips"),
-        (_round_one, _round_plays_above_plays, "more plays this round than in the game"),
-        (_round_one, _max_plays_reached, "a running game at plays = max_plays"),
-        (_round_one, _set("to_move", -1), "a finished, untruncated game with two players left"),
-        (_round_one, _set("total", -1), "T below 0"),
-        (_round_one, _set("game", "connect_four"), "another game's state"),
-        (_round_one, _set("extra", 1), "an unknown key"),
-        (_round_one, _swap_a_card_kind, "a card of a kind the deck has too few of"),
-        (_after_s08_bust, _set("dealer", 0), "an eliminated dealer"),
-        (_after_s08_bust, _set("to_move", 0), "an eliminated player to move"),
-        (_after_s08_bust, _wrong_seat_out, "an active seat listed as out"),
-        (_after_s08_bust, _two_cards_out, "an eliminated seat holding two cards"),
-        (_after_s08_bust, lambda d: _move_card(d, 0), "an eliminated seat holding a card mid-game"),
-        (_s12_truncated, lambda d: _move_card(d, 0), "an eliminated seat holding a card at truncation"),
-        (_s07_truncated, _truncated_early, "truncated before max_plays"),
-        (_s07_truncated, _plays_past_max, "more plays than max_plays"),
-    ],
-    ids=lambda x: x if isinstance(x, str) else "",
+    ("make", "edit", "why", "message"), _UNREACHABLE, ids=[row[2] for row in _UNREACHABLE]
 )
 def test_oao_44_from_dict_rejects_states_no_game_can_reach(
-    make: Callable[[], dict[str, Any]], edit: Edit, why: str
+    make: Callable[[], dict[str, Any]], edit: Edit, why: str, message: str
 ) -> None:
     """OAO-03, OAO-13, OAO-34, OAO-36, OAO-44, §5: ``State.from_dict`` checks the invariants
     (hand size = chips <= starting_chips, 0 <= T, the dealer and the mover have chips, the
@@ -190,7 +261,7 @@ def test_oao_44_from_dict_rejects_states_no_game_can_reach(
     d = make()
     State.from_dict(copy.deepcopy(d))  # the unedited state is valid
     edit(d)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=message):
         State.from_dict(d)
 
 

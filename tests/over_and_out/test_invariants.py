@@ -89,7 +89,7 @@ def test_dead_step_convention() -> None:
             if e.agents and len(e.agents) > 1 and not all(e.terminations.values()):
                 assert term and not trunc and rew == pytest.approx(-1 + 2 * len(gone) / 3)
                 assert e.unwrapped.snapshot()["to_move"] != e.possible_agents.index(agent)
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match=r"only valid action is None"):
                 e.unwrapped.step(0)  # raw env: only None is accepted for a dead agent
             e.step(None)
             gone.append(agent)

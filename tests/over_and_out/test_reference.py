@@ -742,11 +742,11 @@ def test_notation_and_options() -> None:
     for a in range(12):
         text = state.action_to_string(a)
         assert (text in engine_legal(state)) == bool(state.legal_mask()[a])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"deck_top asks for more"):
         game.new_initial_state(np.random.default_rng(0), {"deck_top": ["x2"] * 5})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"not a Tip Top value"):
         game.new_initial_state(np.random.default_rng(0), {"tiptop_top": [77]})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"twice"):
         game.new_initial_state(np.random.default_rng(0), {"tiptop_top": [22, 22]})
     dealers = {OverAndOutGame(num_players=4).new_initial_state(np.random.default_rng(s)).dealer
                for s in range(40)}  # fmt: skip

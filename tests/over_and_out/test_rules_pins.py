@@ -31,7 +31,7 @@ def test_oao_14_engine_refuses_a_masked_action_naming_it_the_player_and_the_lega
     player to move and the legal actions; a bare "illegal action" would hide which step of a
     replayed game went wrong and what could have been played instead."""
     state = engine(["1", "2", "3", "4", "0", "0", "0", "0"], num_players=2, first_dealer=1)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"illegal action 11") as info:
         state.apply(11)
     message = str(info.value)
     assert "11" in message
@@ -133,7 +133,7 @@ def test_s6_small_deck_error_gives_held_and_needed_in_their_places(
     """§6: the deck total must be >= starting_chips * N. The error must say how many cards
     the deck holds and how many must be dealt, each in its place; swapped numbers would
     tell the user to add cards to a deck that already has the count they were told."""
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"deck_counts holds") as info:
         Config(**params)  # type: ignore[arg-type]
     message = str(info.value)
     assert f"holds {held} cards" in message

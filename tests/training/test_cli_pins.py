@@ -405,7 +405,7 @@ def test_an_unknown_game_is_named_with_the_known_ones(
     """The error repeats the name given and lists the names that work, in the API and on
     the command line."""
     known = sorted(GAMES)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(ValueError, match=r"unknown game 'chess'") as exc:
         get_game("chess")
     assert str(exc.value) == f"unknown game 'chess'; known: {known}"
     assert main(["render", "eightfold/chess-v0", "--out", str(tmp_path / "x.png")]) == 2

@@ -93,7 +93,7 @@ def test_replacing_keeps_what_a_plain_write_keeps(tmp_path: Path) -> None:
     loop = tmp_path / "loop1"
     loop.symlink_to(tmp_path / "loop2")
     (tmp_path / "loop2").symlink_to(loop)
-    with pytest.raises(OSError) as info:
+    with pytest.raises(OSError, match=r"loop1") as info:
         write_text(loop, "x")
     assert info.value.errno == errno.ELOOP and loop.is_symlink()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]

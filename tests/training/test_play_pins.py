@@ -231,7 +231,7 @@ def test_a_param_without_a_key_or_an_equals_sign_is_malformed(item: str) -> None
     key would reach the game as a parameter named ``""``)."""
     from training.params import parse_params
 
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"malformed --set") as info:
         parse_params([item], flag="--set")
     assert str(info.value) == f"malformed --set {item!r}; expected key=value"
 
@@ -258,7 +258,7 @@ def test_moves_past_the_end_are_counted_and_a_finished_options_position_is_refus
     game finished by ``--options`` alone (no ``--moves``) has nothing to play either."""
     moves = _octi_game(3)
     env = GAMES["octi"].env()
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"the game is over before move") as info:
         reset_to_position(env, 0, None, "; ".join([*moves, "prong c2 N", "prong d6 S"]))
     assert str(info.value) == (
         f"--moves: the game is over before move {len(moves) + 1} 'prong c2 N'; 2 move(s) not played"
@@ -404,7 +404,7 @@ def test_a_refused_move_with_many_legal_ones_lists_20_and_says_how_many() -> Non
     assert len(legal) == 32
     env = GAMES["otto_game_over"].env()
     env.reset(seed=0)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"is not legal for player_0") as info:
         play_moves(env, ["no card", "drawn a1 r0"])
     assert str(info.value) == (
         f"--moves: move 2 'drawn a1 r0' is not legal for player_0 here; legal: {', '.join(legal[:20])}, "

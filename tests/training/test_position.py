@@ -118,7 +118,7 @@ def test_a_well_formed_move_that_is_not_legal_lists_the_legal_ones() -> None:
     mask = env.observe(env.agent_selection)["action_mask"]
     assert mask[env.unwrapped.string_to_action("drawn a1 r0")] == 0
     legal = [env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)]
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"is not legal for player_0") as info:
         play_moves(env, ["drawn a1 r0"])
     shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
     assert str(info.value) == f"--moves: move 1 'drawn a1 r0' is not legal for player_0 here; legal: {shown}"

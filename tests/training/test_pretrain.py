@@ -242,7 +242,7 @@ def test_the_warm_start_may_play_other_opponents_than_ppo(tmp_path: Path) -> Non
     ],
 )  # fmt: skip
 def test_bad_pretrain_opponents_are_named(value: dict[str, float], message: str) -> None:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=r"pretrain_opponents") as info:
         _cfg(pretrain_opponents=value)
     assert message in str(info.value)
 
