@@ -580,11 +580,12 @@ def symmetry_tables(
             ("action_index", g.action_index, num_actions, "the actions"),
         ):
             index = np.asarray(index)
-            if index.shape != (size,) or not np.array_equal(np.sort(index), np.arange(size)):
+            integer = np.issubdtype(index.dtype, np.integer)
+            if not integer or index.shape != (size,) or not np.array_equal(np.sort(index), np.arange(size)):
                 raise ValueError(
                     f"symmetry {g.name!r}: {field} must be a permutation of range({size}) ({what}), "
-                    f"got an array of shape {index.shape}"
-                    + ("" if index.shape != (size,) else " that is not a permutation")
+                    f"got an array of shape {index.shape} and dtype {index.dtype}"
+                    + ("" if index.shape != (size,) or not integer else " that is not a permutation")
                 )
     obs_tab = torch.as_tensor(np.stack([np.arange(n_obs), *(g.obs_index for g in symmetries)]))
     act_tab = np.stack([np.arange(num_actions), *(g.action_index for g in symmetries)])

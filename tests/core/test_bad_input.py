@@ -210,7 +210,11 @@ def test_from_dict_malformed(name: str, data: st.DataObject) -> None:
 def test_from_dict_not_a_dict(name: str) -> None:
     state = _STATES[name][0]
     for junk in (None, 3, "x", [], {}, {"config": {}}):
-        with pytest.raises(ValueError, match=r"dict"):
+        # not a dict: named by its type; a dict without a state's keys: the keys it lacks
+        message = (
+            r"lacks|misses keys|missing keys" if isinstance(junk, dict) else rf"got {type(junk).__name__}"
+        )
+        with pytest.raises(ValueError, match=message):
             type(state).from_dict(junk)  # type: ignore[arg-type]
 
 

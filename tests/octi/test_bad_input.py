@@ -35,8 +35,13 @@ def test_bad_parameter_names_it(name: str, value: Any) -> None:
 def test_bad_reset_options() -> None:
     game = OctiGame()
     rng = np.random.default_rng(0)
-    for opts in ({"nope": 1}, {"moves": "prong c2 N"}, {"moves": ["prong c2 X"]}, {"moves": [3]}):
-        with pytest.raises(ValueError, match=r"option"):
+    for opts, message in (
+        ({"nope": 1}, r"unknown reset option\(s\) \['nope'\]"),
+        ({"moves": "prong c2 N"}, r"option 'moves' must be a list of notation strings"),
+        ({"moves": ["prong c2 X"]}, r"option 'moves'\[0\] 'prong c2 X': malformed Octi action"),
+        ({"moves": [3]}, r"option 'moves' must be a list of notation strings"),
+    ):
+        with pytest.raises(ValueError, match=message):
             game.new_initial_state(rng, opts)  # type: ignore[arg-type]
     st = game.new_initial_state(rng, {"moves": ["prong c2 N", "prong d6 S", "step c2 N"]})
     assert st.snapshot()["board"]["c3"] == [[0, "N"]]

@@ -1046,13 +1046,16 @@ def fuzz_position(params: dict[str, Any], seed: int) -> tuple[dict[str, Any], An
     game = OttoGameOverGame(**params)
     rng = np.random.default_rng(seed)
     eng = game.new_initial_state(np.random.default_rng(seed + 7))
+    played = [eng]
     for _ in range(int(rng.integers(5, 60))):  # random play (the engine alone) to get a board
         acts = eng.legal_actions()
         after = eng.clone()
         after.apply(acts[rng.integers(len(acts))])
-        if after.is_terminal():  # stop short of the end: an ended game leaves nothing to check
+        if after.is_terminal():  # an ended game leaves nothing to check: one of the positions
+            eng = played[int(rng.integers(len(played)))]  # played before, drawn at random
             break
         eng = after
+        played.append(eng)
     d = copy.deepcopy(eng.snapshot())
     cfg = from_engine(eng).cfg
     n, T = cfg.num_players, cfg.nteams
@@ -1068,7 +1071,7 @@ def fuzz_position(params: dict[str, Any], seed: int) -> tuple[dict[str, Any], An
             tiles.remove(text.split("/")[0])
     rng.shuffle(tiles)
     blind = cfg.solo or cfg.blind or bool(rng.random() < 0.25 and n > 1)
-    d["tiebreak"] = blind and not cfg.solo and not cfg.blind
+    d["tiebreak"] = blind and not cfg.solo and not cfg.blind and cfg.episode == "game"  # OGO-53
     if blind:
         d["tables"] = [None] * n
     else:

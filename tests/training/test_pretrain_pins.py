@@ -443,6 +443,7 @@ def test_a_malformed_symmetry_is_refused_by_name() -> None:
             r"'short': action_index .* range\(4\).* shape \(3,\)",
         ),
         (Symmetry("twice", np.array([0, 0, 1]), np.arange(4)), r"'twice': obs_index .* not a permutation"),
+        (Symmetry("float", np.arange(3.0), np.arange(4)), r"'float': obs_index .* dtype float64$"),
     ):
         with pytest.raises(ValueError, match=words):
             fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5, symmetries=[bad])
@@ -456,7 +457,7 @@ def test_a_fit_that_fails_leaves_ppos_learning_rate() -> None:
     on would train PPO at it; a fit that runs ends at PPO's rate too."""
 
     policy = _policy(5, 4)
-    with pytest.raises(RuntimeError, match="shape"):
+    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied"):
         fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5)
     assert [g["lr"] for g in policy.optimizer.param_groups] == [1e-3]
     policy = _policy(3, 4)
