@@ -102,7 +102,7 @@ def reference_runner() -> Callable[[np.random.Generator], int] | None:
 def bench_configs(name: str) -> list[dict[str, Any]]:
     """Default config plus each declared golden (variant) config."""
     configs: list[dict[str, Any]] = [{}]
-    for c in GAMES[name].game_class().golden_configs:
+    for c in get_game(name).game_class().golden_configs:
         if c and dict(c) not in configs:
             configs.append(dict(c))
     return configs
@@ -123,8 +123,9 @@ def run_bench(
     """Rows of random play per game and config: through ``env()``, on the engine, and with
     ``openspiel`` through the OpenSpiel adapter (``pyspiel``; the ``openspiel`` extra).
     ``on_row`` is called with each row as soon as it is measured (the command line prints it,
-    so a run stopped early has shown what it measured)."""
-    names = games or installed_games()
+    so a run stopped early has shown what it measured). An unknown game name raises
+    ``ValueError`` naming the known ones, before anything is measured."""
+    names = [get_game(n).name for n in games] if games else installed_games()
     eos: Any = None
     if openspiel:
         try:
@@ -145,7 +146,7 @@ def run_bench(
         ref_steps = sps
         add(Row("pettingzoo connect_four_v3 (reference)", "env()", sps, gps, 1.0))
     for name in names:
-        entry = get_game(name)
+        entry = GAMES[name]
         for params in bench_configs(name):
             label = config_label(name, params)
             sps, gps = _time_loop(aec_game_runner(functools.partial(entry.env, **params)), seconds, seed)

@@ -186,7 +186,9 @@ def run_memory_bench(
 ) -> list[MemoryRow]:
     """Every config of ``games`` (default: all installed), after the ``connect_four_v3``
     reference: one fresh process a row, one at a time. ``on_row`` is called with each row as
-    soon as it is measured."""
+    soon as it is measured. An unknown game name raises ``ValueError`` naming the known ones,
+    before anything is measured."""
+    names = [get_game(n).name for n in games] if games else installed_games()
     rows: list[MemoryRow] = []
 
     def add(row: MemoryRow | None) -> None:
@@ -196,7 +198,7 @@ def run_memory_bench(
                 on_row(row)
 
     add(_fresh(measure_reference, seconds, seed))
-    for name in games or installed_games():
+    for name in names:
         for params in bench_configs(name):
             add(_fresh(measure_memory, name, params, seconds, seed))
     return rows

@@ -277,6 +277,33 @@ def test_run_bench_measures_the_config_each_row_names(monkeypatch: pytest.Monkey
     assert len(rows) == len(players) * (3 if openspiel else 2)
 
 
+@pytest.mark.parametrize("which", ["speed", "memory"])
+def test_bench_names_a_game_by_any_of_its_names_and_refuses_an_unknown_one_before_measuring(
+    which: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run_bench`` and ``run_memory_bench`` take a game's env id or module name as
+    ``get_game`` does (rows labelled by its short name), and an unknown name raises
+    ``ValueError`` naming the known games before anything is measured (it was a bare
+    ``KeyError`` after the reference row's seconds)."""
+    measured: list[str] = []
+    monkeypatch.setattr(
+        bench, "_time_loop", lambda run_game, seconds, seed: measured.append("loop") or (1.0, 1.0)
+    )
+    monkeypatch.setattr(memory, "_fresh", lambda fn, *args: measured.append(fn.__name__))
+    run = bench.run_bench if which == "speed" else memory.run_memory_bench
+    with pytest.raises(ValueError, match=r"unknown game 'nope'; known: \['octi', "):
+        run(["over_and_out", "nope"], 0.1)
+    assert measured == []
+    run(["eightfold/over_and_out-v0"], 0.1)
+    if which == "speed":
+        assert measured == ["loop"] * (1 + 2 * len(bench.bench_configs("over_and_out")))
+    else:
+        assert measured == ["measure_reference"] + ["measure_memory"] * len(
+            bench.bench_configs("over_and_out")
+        )
+    assert bench.bench_configs("envs.over_and_out_v0") == bench.bench_configs("over_and_out")
+
+
 def test_bench_configs_default_first_and_each_golden_config_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The default config first, then each declared golden config once: a config declared
     twice is measured once."""
