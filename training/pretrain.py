@@ -711,8 +711,14 @@ def fit(
                     f"  epoch {epoch + 1}/{epochs}: policy loss {row['policy_loss']}, value loss {row['value_loss']}"
                     + (
                         f", held-out agreement {row['holdout_agreement']} (a random legal move: "
-                        f"{log['holdout_chance_agreement']}; on the {1 - log['holdout_trivial_share']:.0%} of "
-                        f"decisions where not every move is best: {row.get('holdout_agreement_nontrivial')})"
+                        f"{log['holdout_chance_agreement']}"
+                        + (
+                            f"; on the {1 - log['holdout_trivial_share']:.0%} of decisions where not "
+                            f"every move is best: {row['holdout_agreement_nontrivial']}"
+                            if "holdout_agreement_nontrivial" in row
+                            else "; every held-out move is a best one"
+                        )
+                        + ")"
                         if "holdout_agreement" in row
                         else ""
                     ),
@@ -723,6 +729,27 @@ def fit(
             g["lr"] = lr
     policy.set_training_mode(False)
     return log
+
+
+def done_line(record: dict[str, Any]) -> str:
+    """The line that closes the warm start: its time, then what its last fit measured, each
+    figure only where it was measured (no epochs: no loss; ten decisions or fewer: no held-out
+    set; a held-out set of trivial decisions only: no share where not every move is best)."""
+    last_round = record["rounds"][-1]
+    last = last_round["epochs"][-1] if last_round["epochs"] else {}
+    line = f"pretraining done in {record['seconds']:.0f}s"
+    if not last:
+        return line + ": no epoch fitted (pretrain_epochs: 0)"
+    line += f": policy loss {last['policy_loss']}"
+    if "holdout_agreement" not in last:
+        return line + f" (no held-out set: {last_round['samples']:,} decisions)"
+    line += (
+        f", held-out agreement with the teacher {last['holdout_agreement']} "
+        f"(a random legal move: {last_round['holdout_chance_agreement']}"
+    )
+    if "holdout_agreement_nontrivial" in last:
+        line += f"; where not every move is best: {last['holdout_agreement_nontrivial']}"
+    return line + ")"
 
 
 def check_pretrain_options(game: Any, cfg_dict: dict[str, Any], teacher_player: Any) -> None:
@@ -840,13 +867,6 @@ def pretrain(model: Any, cfg_dict: dict[str, Any], out: Path) -> dict[str, Any]:
         (out / "pretrain_driver.zip").unlink(missing_ok=True)
     record["samples"] = sum(len(p) for p in parts)
     record["seconds"] = round(time.time() - t0, 1)
-    last = record["rounds"][-1]["epochs"][-1] if record["rounds"][-1]["epochs"] else {}
-    print(
-        f"pretraining done in {record['seconds']:.0f}s: policy loss {last.get('policy_loss')}, "
-        f"held-out agreement with the teacher {last.get('holdout_agreement')} (a random legal move: "
-        f"{record['rounds'][-1].get('holdout_chance_agreement')}; where not every move is best: "
-        f"{last.get('holdout_agreement_nontrivial')})",
-        flush=True,
-    )
+    print(done_line(record), flush=True)
     write_text(out / "pretrain.json", json.dumps(record, indent=2))
     return record

@@ -151,6 +151,68 @@ def test_the_verbose_fit_line_names_the_non_trivial_share(capsys: pytest.Capture
     assert "on the 75% of decisions where not every move is best" in line, line
 
 
+def test_the_verbose_fit_line_of_an_all_trivial_held_out_set_prints_no_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """When every held-out decision is trivial (every legal move best) there is no agreement
+    where not every move is best: the per-epoch line says so instead of quoting ``None``."""
+    n = 40
+    masks = np.ones((n, 4), dtype=bool)
+    best = np.zeros((n, 4), dtype=bool)
+    best[:, 0] = True
+    best[-4:] = True
+    obs = np.random.default_rng(2).random((n, 3)).astype(np.float32)
+    demos = Demonstrations.of(obs, masks, best.argmax(1), np.zeros(n, np.float32), 1, best)
+    log = fit(
+        _policy(3, 4), demos, epochs=1, batch_size=16, vf_coef=0.5, max_grad_norm=0.5, seed=0, verbose=True
+    )
+    assert log["holdout_trivial_share"] == 1.0 and "holdout_agreement_nontrivial" not in log["epochs"][0]
+    line = capsys.readouterr().out
+    assert "None" not in line and "(a random legal move: 1.0; every held-out move is a best one)" in line, (
+        line
+    )
+
+
+@pytest.mark.parametrize(
+    ("epochs", "last_round", "want"),
+    [
+        ([], {"samples": 20}, "pretraining done in 3s: no epoch fitted (pretrain_epochs: 0)"),
+        (
+            [{"policy_loss": 1.25}],
+            {"samples": 8},
+            "pretraining done in 3s: policy loss 1.25 (no held-out set: 8 decisions)",
+        ),
+        (
+            [{"policy_loss": 1.25, "holdout_agreement": 0.5}],
+            {"samples": 400, "holdout_chance_agreement": 0.5},
+            "pretraining done in 3s: policy loss 1.25, held-out agreement with the teacher 0.5 "
+            "(a random legal move: 0.5)",
+        ),
+        (
+            [
+                {"policy_loss": 1.0},
+                {"policy_loss": 0.75, "holdout_agreement": 0.9, "holdout_agreement_nontrivial": 0.8},
+            ],
+            {"samples": 400, "holdout_chance_agreement": 0.3},
+            "pretraining done in 3s: policy loss 0.75, held-out agreement with the teacher 0.9 "
+            "(a random legal move: 0.3; where not every move is best: 0.8)",
+        ),
+    ],
+    ids=["no-epoch", "no-held-out-set", "all-trivial", "full"],
+)
+def test_the_closing_line_quotes_only_what_was_measured(
+    epochs: list[dict[str, float]], last_round: dict[str, Any], want: str
+) -> None:
+    """``pretrain_epochs: 0``, ten decisions or fewer (no held-out set) and an all-trivial
+    held-out set each leave a figure unmeasured: the closing line leaves it out (it printed
+    ``policy loss None, held-out agreement with the teacher None``)."""
+    record = {
+        "seconds": 3.2,
+        "rounds": [{"epochs": [{"policy_loss": 9.0}]}, {**last_round, "epochs": epochs}],
+    }
+    assert pt.done_line(record) == want
+
+
 def test_the_soft_actor_loss_is_the_cross_entropy_to_the_targets() -> None:
     """With soft targets the first epoch's loss (one minibatch of every decision, so the starting
     policy's) is ``-sum_a p(a) log pi(a | s)`` averaged over the decisions: a loss on the
