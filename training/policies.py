@@ -149,14 +149,18 @@ class MaskedCategorical:
         shifted values clamped to [-80, 0] before ``exp`` (whose CPU kernel slows down 15-20
         times on inputs far below float32's underflow; a term below e^-80 of the largest changes
         the sum by less than float32 resolves; only actions outside the set lie above 0) and
-        the actions outside the set then zeroed."""
+        the actions outside the set then zeroed. An empty set's row gets no gradient (zeros,
+        not NaN, which would reach every weight through the batch's other rows)."""
         log_probs = self.logits
         top = log_probs.masked_fill(~sets, -torch.inf).amax(-1, keepdim=True)
         nonempty = torch.isfinite(top)
         top = torch.where(nonempty, top, torch.zeros((), dtype=top.dtype, device=top.device)).detach()
         terms = (log_probs - top).clamp(-80.0, 0.0).exp() * sets
-        out = top.squeeze(-1) + terms.sum(-1).log()
-        return torch.where(nonempty.squeeze(-1), out, torch.full_like(out, -torch.inf))
+        nonempty = nonempty.squeeze(-1)
+        # an empty set's sum is 0: log(1) instead, so that its row's gradient is 0, not NaN
+        total = torch.where(nonempty, terms.sum(-1), torch.ones((), dtype=terms.dtype, device=terms.device))
+        out = top.squeeze(-1) + total.log()
+        return torch.where(nonempty, out, torch.full_like(out, -torch.inf))
 
     def sample(self) -> torch.Tensor:
         """One action per row, by inverse CDF with torch's global generator (seeded by sb3)."""

@@ -399,6 +399,24 @@ def test_the_set_log_prob_is_the_logsumexp_over_the_set() -> None:
     assert bool(torch.isneginf(_masked(logits, masks).set_log_prob(empty)).all())
 
 
+def test_an_empty_set_row_leaves_the_other_rows_gradients_finite() -> None:
+    """A row whose set is empty has ``log pi(set) = -inf`` and, left out of the loss, gives no
+    gradient: the other rows' gradients are those of the batch without it (a NaN from
+    ``log(0)``'s backward would reach every weight of a network through the shared layers)."""
+    logits, masks = _batch(4, 40, 0.3, seed=7)
+    sets = masks & (torch.arange(40) == masks.float().argmax(1, keepdim=True))
+    sets[2] = False
+    x = logits.clone().requires_grad_(True)
+    out = _masked(x, masks).set_log_prob(sets)
+    assert bool(torch.isneginf(out[2])) and bool(torch.isfinite(out[[0, 1, 3]]).all())
+    out[[0, 1, 3]].sum().backward()
+    assert x.grad is not None and bool(torch.isfinite(x.grad).all())
+    assert bool((x.grad[2] == 0).all())
+    alone = logits[[0, 1, 3]].clone().requires_grad_(True)
+    _masked(alone, masks[[0, 1, 3]]).set_log_prob(sets[[0, 1, 3]]).sum().backward()
+    torch.testing.assert_close(x.grad[[0, 1, 3]], alone.grad)
+
+
 @pytest.mark.parametrize("vf_arch", [None, [8], []])
 def test_the_critic_may_have_layers_of_its_own(vf_arch: list[int] | None, tmp_path: Path) -> None:
     """``vf_arch`` sizes the critic's MLP in the model ``eightfold train`` builds; the actor
