@@ -355,6 +355,10 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
     uses a deal number as any observed state does."""
 
     def __init__(self, game: EightfoldGame) -> None:
+        if not isinstance(game, EightfoldGame):  # pyspiel's C++ constructor crashes the process on it
+            raise TypeError(
+                f"EightfoldState(game): game must be an EightfoldGame (load_game('octi')), got {game!r}"
+            )
         super().__init__(game)
         shared = game._shared
         self._shared = shared

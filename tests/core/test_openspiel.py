@@ -561,3 +561,15 @@ def test_openspiel_seed_default_and_notation_off_turn() -> None:
     a = octi.legal_actions()[0]
     assert octi.action_to_string(0, a) == "prong b2 N"
     assert octi.action_to_string(1, a) == f"action {a}"
+
+
+@pytest.mark.parametrize("game", [None, "octi", "tic_tac_toe"])
+def test_a_state_made_without_an_eightfold_game_is_refused_not_a_crash(game: Any) -> None:
+    """``EightfoldState(x)`` with anything but an eightfold pyspiel game raises ``TypeError``
+    naming what it wants (pyspiel's C++ constructor, given ``None``, ends the process with a
+    segmentation fault)."""
+    if game == "tic_tac_toe":
+        game = pyspiel.load_game(game)
+    with pytest.raises(TypeError, match=r"game must be an EightfoldGame \(load_game\('octi'\)\), got "):
+        eos.EightfoldState(game)
+    assert isinstance(eos.EightfoldState(eos.load_game("octi")), pyspiel.State)
