@@ -43,12 +43,22 @@ class Bot(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
-def check_mover(state: GameState, player: int, bot: str, rng: Any) -> None:
-    """``ValueError`` unless ``player`` is the one to act in ``state`` (a seat index: an int)
-    and ``rng`` a numpy ``Generator``: a bot asked for another seat would score the mover's
-    legal moves from that seat's point of view (and, for hidden information, from that seat's
-    knowledge), silently. Callers check for a finished game first (its message is "no legal
-    action: the game is over")."""
+def check_mover(state: GameState, player: int, bot: str, rng: Any, game: Game[Any, Any]) -> None:
+    """``ValueError`` unless ``state`` is a position of ``game`` (the bot's game, in any of its
+    configs: the bots read the player count and the rules from the state), ``player`` is the one to act in it (a seat index: an int) and ``rng`` a numpy
+    ``Generator``: a bot asked for another seat would score the mover's legal moves from that
+    seat's point of view (and, for hidden information, from that seat's knowledge), silently;
+    a bot given another game's position would read it as its own (the check compares the
+    class of the state's ``config`` with the game's, as the four games' states carry one).
+    Callers check for a
+    finished game first (its message is "no legal action: the game is over")."""
+    own = getattr(game, "config", None)
+    theirs = getattr(state, "config", own)  # a state without a config is not checked
+    if type(own) is not type(theirs):
+        raise ValueError(
+            f"{bot}: the state is not a position of this bot's game: the bot plays {type(game).__name__}, "
+            f"the state is {type(state).__module__}.{type(state).__name__}"
+        )
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
         raise ValueError(f"{bot}: player must be a seat index (an int), got {player!r}")
     if not isinstance(rng, np.random.Generator):
@@ -69,7 +79,7 @@ class RandomBot(Bot):
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name, rng)
+        check_mover(state, player, self.name, rng, self.game)
         return int(legal[rng.integers(legal.size)])
 
 
@@ -98,7 +108,7 @@ class ScoringBot(Bot):
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name, rng)
+        check_mover(state, player, self.name, rng, self.game)
         if legal.size == 1:
             return legal, np.zeros(1)
         return legal, np.array(self.scores(state, player, [int(a) for a in legal], rng), dtype=np.float64)

@@ -385,7 +385,7 @@ class MCTSBot(Bot):
         """The mover's legal moves, and the searched root (``None``: one legal move, no search)."""
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name, rng)
+        check_mover(state, player, self.name, rng, self.game)
         legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
         self.last_sims = 0
         if legal.size == 1:

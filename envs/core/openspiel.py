@@ -619,7 +619,7 @@ class OpenSpielISMCTSBot(Bot):
 
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name, rng)
+        check_mover(state, player, self.name, rng, self.game)
         root = self._spiel.new_initial_state()
         root._engine = state.clone()
         root._used = True

@@ -212,11 +212,11 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        assert isinstance(state, State)
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name, rng)
+        check_mover(state, player, self.name, rng, self.game)
+        assert isinstance(state, State)
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:
@@ -249,11 +249,11 @@ class HeuristicBot(ScoringBot):
         self.card_margin = float(card_margin)
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
-        assert isinstance(state, State)
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
-        check_mover(state, player, self.name, rng)
+        check_mover(state, player, self.name, rng, self.game)
+        assert isinstance(state, State)
         if len(legal) == 1:
             return legal[0]
         if state.phase == INFINITY:

@@ -51,3 +51,27 @@ def test_a_bot_asked_for_a_seat_not_to_move_raises(game_config: tuple[str, dict[
             action = bot.act(state, mover, np.random.default_rng(0))  # the mover is still served
             assert state.legal_mask()[action], spec
         assert state.to_dict() == before
+
+
+def test_a_bot_given_another_games_position_raises(game_config: tuple[str, dict[str, Any]]) -> None:
+    """Every bot refuses a position of another game by name: one once read it as its own and
+    answered a move (the bots of Octi and Over and Out answered on an OTTO Game Over position,
+    where one move is legal), the others failed a bare ``assert``. A position of the bot's own
+    game made by another game object is served."""
+    name, params = game_config
+    entry = GAMES[name]
+    game = entry.game_class()(**params)
+    bots = {spec: make_bot(game, spec, entry.bots()) for spec in BOT_SPECS}
+    foreign = [GAMES[other].game_class()().new_initial_state(np.random.default_rng(1)) for other in GAMES]
+    foreign = [s for s in foreign if type(s.config) is not type(game.config)]
+    assert len(foreign) == len(GAMES) - 1
+    for spec, bot in bots.items():
+        for state in foreign:
+            with pytest.raises(
+                ValueError,
+                match=rf"the state is not a position of this bot's game: the bot plays {type(game).__name__}, the state "
+                rf"is envs\.\w+\.rules\.State",
+            ):
+                bot.act(state, state.current_player(), np.random.default_rng(0))
+        twin = entry.game_class()(**params).new_initial_state(np.random.default_rng(2))
+        assert twin.legal_mask()[bot.act(twin, twin.current_player(), np.random.default_rng(0))], spec
