@@ -112,7 +112,8 @@ its current square plus ``.k`` (rank of its id among the pods there) when the sq
 a stack. Parsing is case-insensitive, ignores surrounding whitespace (any Unicode whitespace,
 as ``str.strip``) and collapses runs of spaces (a tab or line break between the words, or a
 non-ASCII character inside the text, is malformed); malformed or illegal text
-raises ``ValueError`` (the message says what was expected or lists the legal strings);
+raises ``ValueError`` (the message says what was expected, names a square that is not on
+the board, or lists the legal strings);
 an illegal index prints as ``"illegal <index>"``. ``env.unwrapped.snapshot()`` is the
 inspection hook of §8 (once the game is over, ``phase`` is ``OVER`` and ``to_move`` still names
 the player who made the last move: nobody moves any more).

@@ -89,6 +89,13 @@ def string_to_action(st: State, text: str) -> int:
         return table[norm]
     if not _GRAMMAR.match(norm):
         raise ValueError(f"malformed Octi action {text!r}; expected {EXPECTED}")
+    words = norm.split()
+    square = words[1].split(".")[0] if len(words) > 1 else None
+    if square is not None and square not in st.geo.names:
+        raise ValueError(
+            f"{text!r}: there is no square {square!r} on the {st.config.variant} board "
+            f"(files a-{st.geo.names[-1][0]}, ranks 1-{st.geo.names[-1][1:]})"
+        )
     if not table:
         raise ValueError(f"{text!r}: the game is over, no action is legal")
     raise ValueError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -84,8 +85,33 @@ def test_apply_after_end() -> None:
     ],
 )
 def test_string_to_action_garbage(text: str) -> None:
-    with pytest.raises(ValueError, match=r"malformed Octi action|is not a legal action"):
+    with pytest.raises(ValueError, match=r"malformed Octi action|is not a legal action|there is no square"):
         new().string_to_action(text)
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "square", "files", "ranks"),
+    [
+        ("basic", "step z9 N", "z9", "f", "7"),
+        ("basic", "prong c22 n", "c22", "f", "7"),
+        ("basic", "PRONG G1 N", "g1", "f", "7"),
+        ("basic", "enter a8", "a8", "f", "7"),
+        ("basic", "reposition h2.1 n s", "h2", "f", "7"),
+        ("x_fast", "liberate j1", "j1", "i", "9"),
+        ("x_classic", "with c10", "c10", "i", "9"),
+    ],
+)
+def test_a_square_off_the_board_is_named(
+    variant: str, text: str, square: str, files: str, ranks: str
+) -> None:
+    """Well-formed text that names a square the board does not have (spec §8: a1..f7 or
+    a1..i9) says so, with the board's files and ranks, instead of listing the legal moves."""
+    st = OctiGame(variant=variant).new_initial_state(np.random.default_rng(0))
+    want = (
+        f"{text!r}: there is no square {square!r} on the {variant} board (files a-{files}, ranks 1-{ranks})"
+    )
+    with pytest.raises(ValueError, match="^" + re.escape(want) + "$"):
+        st.string_to_action(text)
 
 
 def test_string_to_action_not_a_string() -> None:
