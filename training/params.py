@@ -28,15 +28,28 @@ def parse_params(
     items: Iterable[str] | None, variant: str | None = None, flag: str = "--param"
 ) -> dict[str, Any]:
     """``["num_players=3", "deck_counts={\\"0\\": 9}"]`` -> dict; ``ValueError`` naming ``flag``
-    if malformed."""
+    if malformed, or if a key is given twice with different values (the same value twice is
+    one option)."""
+    if isinstance(items, (str, bytes)):
+        raise ValueError(f"{flag} items must be a list of 'key=value' strings, got the string {items!r}")
     params: dict[str, Any] = {}
     for item in items or []:
+        if not isinstance(item, str):
+            raise ValueError(f"{flag} items must be 'key=value' strings, got {item!r}")
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"malformed {flag} {item!r}; expected key=value")
-        if key.strip() == "render_mode":
+        key = key.strip()
+        if key == "render_mode":
             raise ValueError(f"{flag} render_mode: not a game parameter (each command sets the render mode)")
-        params[key.strip()] = parse_value(value.strip())
+        parsed = parse_value(value.strip())
+        if key in params:
+            if params[key] != parsed:
+                raise ValueError(
+                    f"{flag} {key} given twice with different values ({params[key]!r} and {parsed!r}); give it once"
+                )
+            continue
+        params[key] = parsed
     if variant is not None:
         if "variant" in params and params["variant"] != variant:
             raise ValueError(

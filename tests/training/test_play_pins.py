@@ -236,6 +236,36 @@ def test_a_param_without_a_key_or_an_equals_sign_is_malformed(item: str) -> None
     assert str(info.value) == f"malformed --set {item!r}; expected key=value"
 
 
+def test_a_param_given_twice_with_different_values_is_refused() -> None:
+    """The README's rule (an option given twice with different values is refused) holds for a
+    key repeated in ``--param``/``--set``: it once kept the last value without a word. The
+    same value twice is one option (the first spelling kept)."""
+    from training.params import parse_params
+
+    with pytest.raises(
+        ValueError, match=r"^--set max_turns given twice with different values \(1 and 2\); give it once$"
+    ):
+        parse_params(["max_turns=1", "max_turns = 2"], flag="--set")
+    parsed = parse_params(["max_turns=1", "max_turns=1.0", "variant=x_fast"])
+    assert parsed == {"max_turns": 1, "variant": "x_fast"} and type(parsed["max_turns"]) is int
+
+
+@pytest.mark.parametrize(("items", "message"), [("num_players=3", "the string 'num_players=3'"), ([5], "5")])
+def test_param_items_that_are_not_a_list_of_strings_are_refused(items: Any, message: str) -> None:
+    """A string is not read one character at a time (``malformed --param 'n'``), and an item that
+    is not a string is named (an ``AttributeError`` before)."""
+    from training.params import parse_params
+
+    with pytest.raises(ValueError, match=r"^--param items must be .*, got " + re.escape(message) + "$"):
+        parse_params(items)
+
+
+def test_the_command_line_refuses_a_param_given_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "octi", "--random", "--param", "max_turns=1", "--param", "max_turns=2"]
+    assert main(args) == 2
+    assert "--param max_turns given twice with different values (1 and 2)" in capsys.readouterr().err
+
+
 # -------------------------------------------------------------------- positions
 def _octi_game(seed: int) -> list[str]:
     """A seeded random Octi game to its end, in notation."""
