@@ -121,10 +121,21 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
 
     # ----------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: Any) -> KeyError:
+        """PettingZoo's ``KeyError`` for an agent name the env does not have, saying which it has
+        (a seat index such as ``0`` is the usual slip)."""
+        return KeyError(f"unknown agent {agent!r}; this env's agents are {self.possible_agents}")
 
     # ------------------------------------------------------------------ state
     @property
@@ -284,7 +295,10 @@ class EightfoldAECEnv(AECEnv):  # type: ignore[misc]
 
     # ---------------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
         state = self.state
         obs = self.game.observe(state, seat)
         # only the selected agent, when it is the seat the engine has to move (OAO-40: every

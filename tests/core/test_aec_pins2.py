@@ -360,3 +360,20 @@ def test_the_default_clone_is_deep_and_carries_its_own_generator() -> None:
     assert state.bids == [2] and twin.bids == [2, 1]
     assert twin.rng is not state.rng
     assert twin.rng.random(3).tolist() == state.rng.random(3).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("agent", [0, "player_9", ("player_0",), ["player_0"]])
+def test_an_unknown_agent_is_a_key_error_that_lists_the_agents(name: str, agent: Any) -> None:
+    """``observe``, ``observation_space`` and ``action_space`` of an agent the env does not have
+    raise PettingZoo's ``KeyError``, now saying which agents there are (it was ``KeyError: 0``
+    for a seat index; an unhashable list gave ``TypeError: unhashable type``), on the wrapped
+    env and the raw one alike."""
+    env = GAMES[name].env()
+    env.reset(seed=0)
+    want = re.escape(f"unknown agent {agent!r}; this env's agents are {env.possible_agents}")
+    for target in (env, env.unwrapped):
+        for call in (target.observe, target.observation_space, target.action_space):
+            with pytest.raises(KeyError, match=want):
+                call(agent)
+    assert set(env.observe(env.possible_agents[0])) == {"observation", "action_mask"}
