@@ -28,8 +28,8 @@ def parse_params(
     items: Iterable[str] | None, variant: str | None = None, flag: str = "--param"
 ) -> dict[str, Any]:
     """``["num_players=3", "deck_counts={\\"0\\": 9}"]`` -> dict; ``ValueError`` naming ``flag``
-    if malformed, or if a key is given twice with different values (the same value twice is
-    one option)."""
+    if malformed. A key given twice keeps its last value, as argparse keeps a repeated flag's
+    last (a script's defaults, then an override)."""
     if isinstance(items, (str, bytes)):
         raise ValueError(f"{flag} items must be a list of 'key=value' strings, got the string {items!r}")
     params: dict[str, Any] = {}
@@ -43,13 +43,7 @@ def parse_params(
         if key == "render_mode":
             raise ValueError(f"{flag} render_mode: not a game parameter (each command sets the render mode)")
         parsed = parse_value(value.strip())
-        if key in params:
-            if params[key] != parsed:
-                raise ValueError(
-                    f"{flag} {key} given twice with different values ({params[key]!r} and {parsed!r}); give it once"
-                )
-            continue
-        params[key] = parsed
+        params[key] = parsed  # a key given twice keeps its last value, as a repeated flag does
     if variant is not None:
         if "variant" in params and params["variant"] != variant:
             raise ValueError(
