@@ -388,11 +388,14 @@ def test_opponent_weights_that_overflow_their_sum_sample_without_a_warning() -> 
     """``OpponentPool.sample`` draws finite weights whose sum overflows (CHECKS.md: "opponent weights
     of 1e308 passed and then failed in the pool's sampling", fixed since); the fix must not warn,
     or ``python -W error`` (PYTHONWARNINGS=error) fails at every draw."""
+    from envs.core.bots import RandomBot
+    from envs.over_and_out.game import OverAndOutGame
     from training.players import OpponentPool
 
     pool = OpponentPool()
-    pool.add("a", "a", "A", weight=1e308)  # type: ignore[arg-type]
-    pool.add("b", "b", "B", weight=1e308)  # type: ignore[arg-type]
+    player = RandomBot(OverAndOutGame())  # any player: the draws read only the names
+    pool.add("a", "a", player, weight=1e308)
+    pool.add("b", "b", player, weight=1e308)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         drawn = {pool.sample(np.random.default_rng(i))[0] for i in range(20)}

@@ -110,6 +110,14 @@ class TrainConfig:
     def validate(self) -> None:
         for f in dataclasses.fields(self):
             _check_type(f, getattr(self, f.name))
+        if not isinstance(self.params, Mapping):
+            raise ValueError(
+                f"params must be a dict of game parameters (e.g. {{'num_players': 3}}; {{}} for the "
+                f"defaults), got {self.params!r}"
+            )
+        keys = [k for k in self.params if not isinstance(k, str)]
+        if keys:
+            raise ValueError(f"params names parameters by strings, got the key(s) {keys}")
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env must be 'dummy' or 'subproc', got {self.vec_env!r}")
         if self.policy not in POLICIES:

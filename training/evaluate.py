@@ -27,7 +27,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from training.tournament import (
     PairResult,
     Start,
     bradley_terry_elo,
+    check_start,
     deal_rng,
     game_seed,
     play_pairing,
@@ -191,8 +192,10 @@ def run_tournament(
     start: Start | None = None,
     records: bool = False,
 ) -> dict[str, Any]:
-    """Play the pairings, every game from the initial position or ``start`` (reset options and
-    moves in notation, as ``eightfold play --options --moves`` take them); results as a
+    """Play the pairings of ``players`` (a list of specs) on ``env`` with ``params`` (a dict of
+    game parameters), every game from the initial position or ``start`` (a pair: reset options
+    dict or None, list of moves in notation or None, as ``eightfold play --options --moves`` take
+    them; :func:`training.tournament.check_start`); results as a
     JSON-ready dict (pairs, Elo). With ``records`` it also holds ``"records"``: every game's
     record (:func:`training.tournament.game_record`, with ``env``, ``params`` and ``pairing``),
     pairing by pairing in game order, as ``eightfold replay`` reads them."""
@@ -200,6 +203,22 @@ def run_tournament(
     check_seed(seed)
     check_choice("mode", mode, ("first", "all"))
     check_int("workers", workers, 1)
+    if not isinstance(params, Mapping):
+        raise ValueError(
+            f"params must be a dict of game parameters ({{}} for the defaults, e.g. {{'num_players': 2}}), "
+            f"got {params!r}"
+        )
+    params = dict(params)
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        what = f"the string {players!r}" if isinstance(players, str) else repr(players)
+        raise ValueError(f"players must be a list of player specs (e.g. ['random', 'heuristic']), got {what}")
+    for spec in players:  # make_player's words, before set() fails on an unhashable one
+        if not isinstance(spec, str):
+            raise ValueError(
+                "a player spec is a string: a bot ('heuristic', 'mcts:sims=200'), a model .zip or an RLlib "
+                f"run directory; got {spec!r} in players"
+            )
+    start = check_start(start)
     if len(players) < 2:
         raise ValueError("name at least two players (bot specs or model .zip files)")
     if len(set(players)) != len(players):

@@ -238,6 +238,23 @@ def make_player(
     return make_bot(game, spec, dict(bots))
 
 
+def _is_weight(weight: Any) -> bool:
+    """A group's weight: a finite number > 0 (a Python or numpy int or float; not a bool)."""
+    return (
+        isinstance(weight, (int, float, np.integer, np.floating))
+        and not isinstance(weight, (bool, np.bool_))
+        and float(weight) > 0
+        and math.isfinite(float(weight))
+    )
+
+
+def _check_player(what: str, player: Any) -> None:
+    """``ValueError`` unless ``player`` has a callable ``act`` (a spec string is no player)."""
+    if not callable(getattr(player, "act", None)):
+        hint = " (make_player(game, spec, bots) builds one from a spec)" if isinstance(player, str) else ""
+        raise ValueError(f"{what} must be a player with act(state, seat, rng){hint}, got {player!r}")
+
+
 @dataclass
 class _Group:
     weight: float
@@ -254,6 +271,20 @@ class OpponentPool:
     """
 
     def __init__(self, latest_prob: float = 0.5, max_size: int = 10, fallback: Player | None = None) -> None:
+        if (
+            not isinstance(max_size, (int, np.integer))
+            or isinstance(max_size, (bool, np.bool_))
+            or max_size < 1
+        ):
+            raise ValueError(f"max_size must be an int >= 1 (snapshots kept per group), got {max_size!r}")
+        if (
+            not isinstance(latest_prob, (int, float, np.integer, np.floating))
+            or isinstance(latest_prob, (bool, np.bool_))
+            or not 0 <= latest_prob <= 1  # NaN fails both
+        ):
+            raise ValueError(f"latest_prob must be a number in [0, 1], got {latest_prob!r}")
+        if fallback is not None:
+            _check_player("fallback", fallback)
         self.groups: dict[str, _Group] = {}
         self.fallback = fallback
         self.latest_prob = latest_prob
@@ -279,12 +310,7 @@ class OpponentPool:
         kwargs.setdefault("fallback", make_bot(game, "random", dict(bots)))
         pool = cls(**kwargs)
         for spec, weight in weights.items():
-            if (
-                not isinstance(weight, (int, float, np.integer, np.floating))
-                or isinstance(weight, (bool, np.bool_))
-                or not float(weight) > 0
-                or not math.isfinite(float(weight))
-            ):
+            if not _is_weight(weight):
                 raise ValueError(f"opponent weight must be a finite number > 0, got {spec}={weight!r}")
             pool.groups[spec] = _Group(float(weight))
             if spec != "self":
@@ -294,8 +320,12 @@ class OpponentPool:
         return pool
 
     def add(self, group: str, name: str, player: Player, weight: float = 1.0) -> None:
-        """Add a member (e.g. a frozen snapshot to ``self``), dropping the oldest beyond ``max_size``."""
-        g = self.groups.setdefault(group, _Group(weight))
+        """Add a member (e.g. a frozen snapshot to ``self``), dropping the oldest beyond ``max_size``.
+        ``weight`` (a finite number > 0) is the group's when this call creates it."""
+        if not _is_weight(weight):
+            raise ValueError(f"weight must be a finite number > 0, got {weight!r} (group {group!r})")
+        _check_player(f"member {name!r} of group {group!r}", player)
+        g = self.groups.setdefault(group, _Group(float(weight)))
         g.players.append((name, player))
         del g.players[: max(0, len(g.players) - self.max_size)]
 

@@ -129,10 +129,20 @@ def add_parser(sub: Any) -> None:
 
 def load_records(path: str | Path) -> list[dict[str, Any]]:
     """The records of a JSON Lines file, each checked for :data:`RECORD_KEYS` (``ValueError``
-    naming the line otherwise; blank lines are skipped)."""
+    naming the line otherwise; blank lines are skipped). A missing file or a directory is a
+    ``ValueError`` naming the path (the command line's usage error, exit status 2)."""
     records = []
+    if Path(path).is_dir():
+        raise ValueError(
+            f"{str(path)!r} is a directory; give a .jsonl file of eval --records or play --record"
+        )
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8")  # other OSErrors: the command line reports them
+    except FileNotFoundError:
+        raise ValueError(
+            f"no records file {str(path)!r} (eightfold eval --records FILE.jsonl or play --record FILE.jsonl "
+            "writes one)"
+        ) from None
     except UnicodeDecodeError:
         raise ValueError(
             f"{str(path)!r} is not a text file (UTF-8); expected JSON Lines written by eval --records or play --record"

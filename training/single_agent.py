@@ -152,6 +152,26 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         shaping: float = 0.0,
         gamma: float = 0.99,
     ) -> None:
+        if not isinstance(game, Game):
+            raise ValueError(
+                "game must be an engine Game object (GAMES[name].game_class()(**params), or make_env(name, "
+                f"...) by name), got {game!r}"
+            )
+        if opponents is not None and not isinstance(opponents, OpponentPool):
+            raise ValueError(
+                "opponents must be an OpponentPool or None (OpponentPool.from_specs(game, ['heuristic'], bots) "
+                f"or make_env(..., opponents=[...]) build one from specs), got {type(opponents).__name__} "
+                f"{opponents!r}"
+            )
+        if (
+            partner is not None
+            and not isinstance(partner, OpponentPool)
+            and not callable(getattr(partner, "act", None))
+        ):
+            raise ValueError(
+                "partner must be a player with act(state, seat, rng) (make_player(game, spec, bots)), an "
+                f"OpponentPool or None, got {type(partner).__name__} {partner!r}"
+            )
         n = game.num_players
         seat = _seat_value("seat", seat, n)
         if partner is not None and len(team_seats(game, 0)) < 2:

@@ -20,13 +20,13 @@ pairwise scores (wins + draws/2), anchored so that the first player has Elo 1000
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from envs.core.config import check_seed
+from envs.core.config import check_seed, is_real
 from envs.core.game import STATE_OPTION, Game, team_seats
 from training.players import Player
 from training.single_agent import outcome, placement
@@ -101,7 +101,12 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion ``k / n`` (``k`` may count draws as halves)."""
+    """95% Wilson score interval of a proportion ``k / n`` (``k`` may count draws as halves):
+    ``n`` an int >= 0 (no trials: ``(0, 1)``), ``0 <= k <= n``, else ``ValueError``."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"wilson: n (the number of trials) must be an int >= 0, got n={n!r}")
+    if not is_real(k) or not 0 <= k <= n:  # NaN fails both
+        raise ValueError(f"wilson: k (the successes) must be a number in [0, n], got k={k!r}, n={n!r}")
     if n == 0:
         return (0.0, 1.0)
     p = k / n
@@ -116,11 +121,46 @@ def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 #: where a tournament's games start: reset options (or None) and moves in notation after them
+#: (a list; :func:`check_start` also takes None for no moves)
 Start = tuple[dict[str, Any] | None, list[str]]
 
 
+def _got(value: Any) -> str:
+    """``value`` for an error message: its type and a repr cut short (a state dict is kilobytes)."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 80 else text[:77] + '...'}"
+
+
+def check_start(start: Any) -> Start | None:
+    """``start`` as :data:`Start`: None, or a pair (reset options: a dict or None; moves in
+    notation: a list of strings, or None for none); else ``ValueError`` saying what it got."""
+    if start is None:
+        return None
+    if not isinstance(start, (tuple, list)) or len(start) != 2:
+        raise ValueError(
+            "start must be a pair (reset options dict or None, list of moves in notation or None), "
+            f"e.g. (None, ['m1', 'm2']) or ({{'state': ...}}, None); got {_got(start)}"
+        )
+    options, moves = start
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"start[0], the reset options, must be a dict or None, got {_got(options)}")
+    if moves is None:
+        moves = []
+    if isinstance(moves, str) or not isinstance(moves, (list, tuple)):
+        raise ValueError(
+            "start[1], the moves, must be a list of moves in notation or None (training.position."
+            f"split_moves splits a 'm1; m2' string), got {_got(moves)}"
+        )
+    for i, move in enumerate(moves):
+        if not isinstance(move, str):
+            raise ValueError(f"start[1][{i}] must be a move in notation (a string), got {_got(move)}")
+    return (None if options is None else dict(options), list(moves))
+
+
 def start_of(game: Game[Any, Any], rng: np.random.Generator, start: Start | None = None) -> Any:
-    """A game's first state: dealt from ``rng``, then ``start`` (reset options and moves) if given."""
+    """A game's first state: dealt from ``rng``, then ``start`` (reset options and moves,
+    :func:`check_start`) if given."""
+    start = check_start(start)
     if start is None:
         return game.new_initial_state(rng)
     from training.position import start_state
@@ -213,6 +253,13 @@ def play_pairing(
     Solo games: both play each deal (same seed), compared head to head from ``a``'s side
     (two records a deal, one per player, both with that result).
     """
+    check_seed(seed)
+    if isinstance(game_ids, (str, bytes, Mapping)) or not isinstance(game_ids, Iterable):
+        raise ValueError(f"game_ids must be a list of game numbers (ints >= 0), got {_got(game_ids)}")
+    game_ids = list(game_ids)
+    for i, g in enumerate(game_ids):
+        check_seed(g, f"game_ids[{i}] (a game number)")
+    start = check_start(start)
     n = game.num_players
     res = PairResult(*names)
     if n == 1:

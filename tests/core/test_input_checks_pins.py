@@ -263,12 +263,15 @@ def test_eval_note_of_one_extra_first_seat() -> None:
 def test_opponent_pool_samples_weights_whose_sum_overflows() -> None:
     """``OpponentPool.sample`` "draws a group by weight": finite weights whose sum overflows
     (1e308 twice) are drawn in proportion too, a tiny third weight (almost) never."""
+    from envs.core.bots import RandomBot
+    from envs.over_and_out.game import OverAndOutGame
     from training.players import OpponentPool
 
     pool = OpponentPool()
-    pool.add("a", "a", "A", weight=1e308)  # type: ignore[arg-type]
-    pool.add("b", "b", "B", weight=1e308)  # type: ignore[arg-type]
-    pool.add("c", "c", "C", weight=1e-300)  # type: ignore[arg-type]
+    player = RandomBot(OverAndOutGame())  # any player: the draws read only the names
+    pool.add("a", "a", player, weight=1e308)
+    pool.add("b", "b", player, weight=1e308)
+    pool.add("c", "c", player, weight=1e-300)
     rng = np.random.default_rng(0)
     drawn = [pool.sample(rng)[0] for _ in range(2000)]
     assert set(drawn) == {"a", "b"}

@@ -408,9 +408,11 @@ def test_replay_refuses_a_broken_file(content: str, names: str, tmp_path: Path) 
 
 
 def test_replay_of_a_missing_file_or_a_folder(tmp_path: Path) -> None:
+    """A usage error (exit status 2) naming the path, as every other command's (exit 1 with a raw
+    errno before)."""
     for path in (tmp_path / "none.jsonl", tmp_path):
         code, _out, err, tb = run_cli(["replay", str(path)])
-        assert tb is None and code == 1 and str(path) in err, err
+        assert tb is None and code == 2 and str(path) in err and "Errno" not in err, err
 
 
 # ------------------------------------------------------------------ round trips
@@ -495,7 +497,7 @@ def test_subprocess_exit_codes(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for argv, expected in (
         (["replay", str(bad)], 2),
-        (["replay", str(tmp_path / "none.jsonl")], 1),
+        (["replay", str(tmp_path / "none.jsonl")], 2),
         (["render", "octi", "--steps", "x", "--out", str(tmp_path / "a.png")], 2),
     ):
         proc = subprocess.run(
