@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot
+from envs.core.bots import Bot, check_game
 from envs.core.config import check_seed
 from envs.core.game import Game, GameState, team_seats
 
@@ -21,6 +21,7 @@ def play_game(
     game: Game[Any, Any], bots: Sequence[Bot], seed: int, options: dict[str, Any] | None = None
 ) -> np.ndarray:
     """Play one game, ``bots[i]`` in seat ``i``; returns the final returns per seat."""
+    check_game(game, "play_game")
     return np.asarray(_final_state(game, bots, seed, options).returns(), dtype=np.float64)
 
 
@@ -85,8 +86,10 @@ def play_match(
     (:func:`~envs.core.game.team_seats`, which shares the team's return) is no rival. Solo
     (one seat, no rival): a positive return is a win, zero a draw, a negative one a loss, as
     in the training view's ``outcome`` (OTTO Game Over: a victory with a score above 0 wins,
-    a defeat, -1, loses; Otto the Octopus: the sign of the final score).
+    a defeat, -1, loses; Otto the Octopus: the sign of the final score). ``game`` is a game
+    object, not a name (``ValueError``).
     """
+    check_game(game, "play_match")
     n = game.num_players
     if len(bots) != n:
         raise ValueError(f"need {n} bots, one per seat, got {len(bots)}")

@@ -11,14 +11,16 @@ another seat's hidden cards or the deck order. All randomness comes from ``rng``
 
 Each game's ``bots.py`` exports ``BOTS``: a dict name -> factory ``(game, **params) -> Bot``.
 :func:`make_bot` parses specs such as ``"random"`` or ``"mcts:sims=200,rollout=heuristic"``.
+A game's own bot classes name their game (:attr:`Bot.game_name`) and refuse to be built for
+another; :class:`RandomBot` and the core search bots play any game.
 """
 
 from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -31,8 +33,23 @@ class Bot(ABC):
     """A scripted player."""
 
     name: str = "bot"
+    #: the game this bot class reads the states of (``envs/<game>/bots.py`` sets it), or
+    #: ``None`` for a bot that plays any game through the engine protocol alone
+    game_name: ClassVar[str | None] = None
 
     def __init__(self, game: Game[Any, Any]) -> None:
+        """``ValueError`` when the class is a bot of one game (:attr:`game_name`) and ``game``
+        is not that game: it would read another game's positions as its own."""
+        if self.game_name is not None and getattr(game, "name", None) != self.game_name:
+            cls = f"{type(self).__module__}.{type(self).__qualname__}"
+            if isinstance(game, Game):
+                raise ValueError(
+                    f"{self.name}: {cls} is a bot of {self.game_name} and cannot play {game.name}; "
+                    f"use that game's bots (GAMES[{game.name!r}].bots())"
+                )
+            raise ValueError(
+                f"{self.name}: game must be a Game object of {self.game_name}, got {type(game).__name__}"
+            )
         self.game = game
 
     @abstractmethod
@@ -43,15 +60,28 @@ class Bot(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
+def check_engine_state(state: Any, bot: str) -> None:
+    """``ValueError`` unless ``state`` is an engine state (a :class:`GameState`): an env's
+    observation dict or ``None`` is not one (a bot calls this before it reads the state)."""
+    if not isinstance(state, GameState):
+        raise ValueError(
+            f"{bot}: state must be an engine state (a GameState: env.unwrapped.state, not an env's "
+            f"observation), got {type(state).__name__}"
+        )
+
+
 def check_mover(state: GameState, player: int, bot: str, rng: Any, game: Game[Any, Any]) -> None:
-    """``ValueError`` unless ``state`` is a position of ``game`` (the bot's game, in any of its
-    configs: the bots read the player count and the rules from the state), ``player`` is the one to act in it (a seat index: an int) and ``rng`` a numpy
-    ``Generator``: a bot asked for another seat would score the mover's legal moves from that
-    seat's point of view (and, for hidden information, from that seat's knowledge), silently;
-    a bot given another game's position would read it as its own (the check compares the
-    class of the state's ``config`` with the game's, as the four games' states carry one).
-    Callers check for a
-    finished game first (its message is "no legal action: the game is over")."""
+    """``ValueError`` unless ``state`` is an engine state (:func:`check_engine_state`: not an
+    env's observation dict, not ``None``) and a position of ``game`` (the bot's game, in any of
+    its configs: the bots read the player count and the rules from the state), ``player`` is
+    the one to act in it (a seat index: an int) and ``rng`` a numpy ``Generator``: a bot asked
+    for another seat would score the mover's legal moves from that seat's point of view (and,
+    for hidden information, from that seat's knowledge), silently; a bot given another game's
+    position would read it as its own (the check compares the class of the state's ``config``
+    with the game's, as the four games' states carry one). Callers check for a finished game
+    first (its message is "no legal action: the game is over"), after
+    :func:`check_engine_state` where they read the state before this."""
+    check_engine_state(state, bot)
     own = getattr(game, "config", None)
     theirs = getattr(state, "config", own)  # a state without a config is not checked
     if type(own) is not type(theirs):
@@ -76,6 +106,7 @@ class RandomBot(Bot):
     name = "random"
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        check_engine_state(state, self.name)
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
@@ -105,6 +136,7 @@ class ScoringBot(Bot):
         self, state: GameState, player: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray]:
         """The legal actions and their scores (a single legal action is not scored: 0.0)."""
+        check_engine_state(state, self.name)
         legal = legal_indices(state.legal_mask())
         if legal.size == 0:
             raise ValueError("no legal action: the game is over")
@@ -159,10 +191,31 @@ def _parse_value(text: str) -> Any:
     return text
 
 
-def make_bot(game: Game[Any, Any], spec: str, bots: dict[str, BotFactory]) -> Bot:
-    """Build the bot named by ``spec`` from a game's ``BOTS`` table."""
+def check_game(game: Any, where: str) -> None:
+    """``ValueError`` naming ``where`` unless ``game`` is an engine :class:`~envs.core.game.Game`
+    object (a game's name is not one)."""
+    if not isinstance(game, Game):
+        hint = f" (GAMES[{game!r}].game_class()(...))" if isinstance(game, str) else ""
+        raise ValueError(f"{where}: game must be a Game object{hint}, got {type(game).__name__}")
+
+
+def make_bot(game: Game[Any, Any], spec: str, bots: Mapping[str, BotFactory]) -> Bot:
+    """Build the bot named by ``spec`` from a game's ``BOTS`` table (``GAMES[name].bots()``).
+    ``ValueError`` when ``game`` is not an engine game object, ``bots`` not a mapping, or the
+    bot named is one of another game's (a table of another game)."""
+    check_game(game, "make_bot")
+    if not isinstance(bots, Mapping):
+        raise ValueError(
+            f"make_bot: bots must be a game's table of bots, a dict name -> factory "
+            f"(GAMES[{game.name!r}].bots()), got {type(bots).__name__}"
+        )
     name, params = parse_bot_spec(spec)
     factory = bots.get(name)
+    plays = getattr(factory, "game_name", None) if isinstance(factory, type) else None
+    if isinstance(plays, str) and plays != game.name:
+        raise ValueError(
+            f"bot {name!r} of the {plays} table cannot play {game.name}; use GAMES[{game.name!r}].bots()"
+        )
     if factory is None and name == "mcts":  # the core search bot works for every game
         from envs.core.mcts import MCTSBot
 

@@ -83,13 +83,33 @@ def to_array(img: Any) -> np.ndarray:
     return np.asarray(img.convert("RGB"), dtype=np.uint8).copy()
 
 
+def _check_frame(frame: Any, what: str) -> None:
+    """``ValueError`` naming ``what`` unless ``frame`` is an ``rgb_array`` frame: a ``uint8``
+    array of shape ``[H, W, 3]`` (``None`` is what ``env.render()`` returns without
+    ``render_mode='rgb_array'``)."""
+    if isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3:
+        h, w, c = frame.shape
+        if c == 3 and h > 0 and w > 0:
+            return
+    got = f"{frame.dtype} {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
+    raise ValueError(
+        f"{what} needs a uint8 [H, W, 3] frame (env.render() with render_mode='rgb_array', "
+        f"or game.render_rgb(state)), got {got}"
+    )
+
+
 def save_gif(frames: list[np.ndarray], path: str, seconds: float = 0.6, last_seconds: float = 3.0) -> None:
-    """Write ``rgb_array`` frames as a looping GIF animation, ``seconds`` per frame and
-    ``last_seconds`` on the last (frames of other sizes are padded with the background)."""
+    """Write ``rgb_array`` frames (a list of ``uint8[H, W, 3]`` arrays, else ``ValueError``) as a
+    looping GIF animation, ``seconds`` per frame and ``last_seconds`` on the last (frames of
+    other sizes are padded with the background)."""
     from pathlib import Path
 
+    if not isinstance(frames, (list, tuple)):
+        raise ValueError(f"save_gif: frames must be a list of rgb_array frames, got {type(frames).__name__}")
     if not frames:
         raise ValueError("save_gif needs at least one frame")
+    for i, f in enumerate(frames):
+        _check_frame(f, f"save_gif: frames[{i}]")
     h = max(f.shape[0] for f in frames)
     w = max(f.shape[1] for f in frames)
     images = []
@@ -104,8 +124,11 @@ def save_gif(frames: list[np.ndarray], path: str, seconds: float = 0.6, last_sec
 
 
 def save_png(array: np.ndarray, path: str) -> None:
-    """Write an ``rgb_array`` frame as PNG (missing parent folders are created)."""
+    """Write an ``rgb_array`` frame (``uint8[H, W, 3]``, else ``ValueError``) as PNG (missing
+    parent folders are created)."""
     from pathlib import Path
+
+    _check_frame(array, "save_png")
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with replacing(path) as tmp:

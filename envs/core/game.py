@@ -334,17 +334,47 @@ class Game(ABC, Generic[C, S]):
             raise ValueError(f"reset option {STATE_OPTION!r}: {exc}") from None
         theirs = getattr(state, "config", None)
         if theirs != self.config:
-            differ = f"{theirs!r} (this game: {self.config!r})"
-            if dataclasses.is_dataclass(theirs) and dataclasses.is_dataclass(self.config):
-                # the parameters (fields), not whatever else a config caches in its __dict__
-                names = [f.name for f in dataclasses.fields(self.config)]
-                mine = {k: getattr(self.config, k) for k in names}
-                got = {k: getattr(theirs, k, None) for k in names}
-                differ = ", ".join(
-                    f"{k}={got[k]!r} (this game: {v!r})" for k, v in mine.items() if got[k] != v
-                )
-            raise ValueError(f"reset option {STATE_OPTION!r} holds a game of other parameters: {differ}")
+            raise ValueError(
+                f"reset option {STATE_OPTION!r} holds a game of other parameters: {self._differences(theirs)}"
+            )
         return state
+
+    def _differences(self, theirs: Any) -> str:
+        """The parameters in which config ``theirs`` differs from this game's, as
+        ``name=value (this game: value)``."""
+        differ = f"{theirs!r} (this game: {self.config!r})"
+        if dataclasses.is_dataclass(theirs) and dataclasses.is_dataclass(self.config):
+            # the parameters (fields), not whatever else a config caches in its __dict__
+            names = [f.name for f in dataclasses.fields(self.config)]
+            mine = {k: getattr(self.config, k) for k in names}
+            got = {k: getattr(theirs, k, None) for k in names}
+            differ = ", ".join(f"{k}={got[k]!r} (this game: {v!r})" for k, v in mine.items() if got[k] != v)
+        return differ
+
+    def check_state(self, state: Any, what: str) -> None:
+        """``ValueError`` naming ``what`` (the method asked) unless ``state`` is a position of
+        this game under this very config: an engine state (a :class:`GameState`, as
+        ``env.unwrapped.state`` is, not an env's observation), of this game (not another
+        game's), of these parameters (an Octi x_fast state observed by a basic Octi game would
+        give an observation of the wrong shape, silently). The common case, a state made by
+        this game, is one identity test (``observe`` runs it at every step); an equal config
+        (a state read back by ``from_dict``) passes too. A :class:`GameState` without a
+        ``config`` attribute (a test game's) is not checked further."""
+        theirs = getattr(state, "config", None)
+        if theirs is self.config:
+            return
+        if not isinstance(state, GameState):
+            raise ValueError(
+                f"{what}: state must be an engine state of {self.name} (a GameState, such as "
+                f"env.unwrapped.state or game.new_initial_state(rng)), got {type(state).__name__}"
+            )
+        if not hasattr(state, "config") or theirs == self.config:
+            return
+        if type(theirs) is not type(self.config):
+            raise ValueError(f"{what}: the state is a position of {_game_of(theirs)}, not of {self.name}")
+        raise ValueError(
+            f"{what}: the state is a position of {self.name} with other parameters: {self._differences(theirs)}"
+        )
 
     def _check_state_game(self, d: Mapping[str, Any]) -> None:
         """A state dict of another game is named as such (its parameters tell the game), not
@@ -390,6 +420,7 @@ class Game(ABC, Generic[C, S]):
 
     def infos(self, state: S, seat: int) -> dict[str, Any]:
         """Extra per-agent ``infos`` (public facts only)."""
+        self.check_state(state, "infos")
         check_seat(seat, self.num_players)
         return {}
 
@@ -428,6 +459,17 @@ class Game(ABC, Generic[C, S]):
     def agent_name(self, seat: int) -> str:
         check_seat(seat, self.num_players)
         return f"player_{seat}"
+
+
+def _game_of(config: Any) -> str:
+    """The name of the installed game whose config class ``config`` is an instance of, else
+    the config's class name (a game outside the registry)."""
+    from envs.core.registry import GAMES, installed_games
+
+    for name in installed_games():
+        if type(config) is GAMES[name].game_class().config_class:
+            return name
+    return f"a game of config {type(config).__module__}.{type(config).__qualname__}"
 
 
 def hides_nothing(game: Game[Any, Any] | type[Game[Any, Any]]) -> bool:

@@ -195,7 +195,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, ScoringBot, check_mover, make_bot
+from envs.core.bots import Bot, ScoringBot, check_engine_state, check_mover, make_bot
 from envs.core.config import check_int, check_seed
 from envs.core.game import Game, GameState, legal_indices
 
@@ -383,6 +383,7 @@ class MCTSBot(Bot):
         self, state: GameState, player: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, _Node | None]:
         """The mover's legal moves, and the searched root (``None``: one legal move, no search)."""
+        check_engine_state(state, self.name)
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
         check_mover(state, player, self.name, rng, self.game)

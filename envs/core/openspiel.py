@@ -93,7 +93,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "(open_spiel >= 2.0, Python >= 3.11)"
     ) from exc
 
-from envs.core.bots import Bot, check_mover
+from envs.core.bots import Bot, check_engine_state, check_mover
 from envs.core.config import check_int, check_seed
 from envs.core.game import TERMINAL, Game, GameState, check_seat, hides_nothing
 from envs.core.registry import GAMES, get_game
@@ -538,8 +538,9 @@ class _Observer:
 
 def seeded_resampler(seed: int) -> Any:
     """A resampler for OpenSpiel's ISMCTS (``bot.set_resampler(seeded_resampler(0))``) that
-    draws its worlds from ``numpy.random.default_rng(seed)``, so the search repeats."""
-    rng = np.random.default_rng(seed)
+    draws its worlds from ``numpy.random.default_rng(seed)``, so the search repeats
+    (``seed``: an int >= 0, else ``ValueError``)."""
+    rng = np.random.default_rng(check_seed(seed))
 
     def resample(state: EightfoldState, player: int) -> EightfoldState:
         return state.resample(player, rng)
@@ -617,6 +618,7 @@ class OpenSpielISMCTSBot(Bot):
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
         from open_spiel.python.algorithms import ismcts, mcts
 
+        check_engine_state(state, self.name)
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
         check_mover(state, player, self.name, rng, self.game)

@@ -51,6 +51,7 @@ class GreedyBot(ScoringBot):
     """Best immediate outcome of the agent step."""
 
     name = "greedy"
+    game_name = "octi"
 
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         nxt = state.clone()
@@ -175,6 +176,7 @@ class HeuristicBot(ScoringBot):
     """Greedy outcome plus safety and progress rules of thumb (module docstring)."""
 
     name = "heuristic"
+    game_name = "octi"
 
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         assert isinstance(state, State)

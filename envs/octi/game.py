@@ -105,21 +105,26 @@ class OctiGame(Game[Config, State]):
         return state
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        if getattr(state, "config", None) is not self.config:  # a hot path: one identity test
+            self.check_state(state, "observe")
         check_seat(seat, self.num_players)
         return encode.observe(state, seat)
 
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (zero-sum, in return units) for the MCTS depth cutoff."""
+        self.check_state(state, "evaluate")
         from envs.octi.evaluate import evaluate
 
         return evaluate(state)
 
     def render_ansi(self, state: State) -> str:
+        self.check_state(state, "render_ansi")
         from envs.octi.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
+        self.check_state(state, "render_rgb")
         from envs.octi.render import render_rgb
 
         return render_rgb(state)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot, check_mover
+from envs.core.bots import Bot, BotFactory, RandomBot, ScoringBot, check_engine_state, check_mover
 from envs.core.game import Game, GameState
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.evaluate import solo_progress, solo_shares, solo_value
@@ -210,8 +210,10 @@ class GreedyBot(Bot):
     """Best immediate outcome: most points now, always saves with Infinity, keeps its cards."""
 
     name = "greedy"
+    game_name = "otto_game_over"
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        check_engine_state(state, self.name)
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")
@@ -240,6 +242,7 @@ class HeuristicBot(ScoringBot):
     """
 
     name = "heuristic"
+    game_name = "otto_game_over"
 
     def __init__(self, game: Game[Any, Any], card_margin: float = 1.5) -> None:
         super().__init__(game)
@@ -249,6 +252,7 @@ class HeuristicBot(ScoringBot):
         self.card_margin = float(card_margin)
 
     def act(self, state: GameState, player: int, rng: np.random.Generator) -> int:
+        check_engine_state(state, self.name)
         legal = state.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over")

@@ -98,6 +98,8 @@ class OttoGameOverGame(Game[Config, State]):
         return state
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        if getattr(state, "config", None) is not self.config:  # a hot path: one identity test
+            self.check_state(state, "observe")
         check_seat(seat, self.num_players)
         return encode.observe(state, seat)
 
@@ -112,6 +114,7 @@ class OttoGameOverGame(Game[Config, State]):
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
         depth cutoff; it reads the whole (determinized) state."""
+        self.check_state(state, "evaluate")
         from envs.otto_game_over.evaluate import evaluate
 
         return evaluate(state)
@@ -125,6 +128,7 @@ class OttoGameOverGame(Game[Config, State]):
         return notation.string_to_action(text)
 
     def infos(self, state: State, seat: int) -> dict[str, Any]:
+        self.check_state(state, "infos")
         check_seat(seat, self.num_players)
         info: dict[str, Any] = {
             "match_scores": list(state.match_scores),
@@ -146,11 +150,13 @@ class OttoGameOverGame(Game[Config, State]):
         return text
 
     def render_ansi(self, state: State) -> str:
+        self.check_state(state, "render_ansi")
         from envs.otto_game_over.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
+        self.check_state(state, "render_rgb")
         from envs.otto_game_over.render import render_rgb
 
         return render_rgb(state)

@@ -36,6 +36,7 @@ class GreedyBot(ScoringBot):
     it places a 0-point tile rather than pass, since a tile in hand costs 1 at the end."""
 
     name = "greedy"
+    game_name = "otto_octopus"
 
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         assert isinstance(state, State)
@@ -51,6 +52,7 @@ class HeuristicBot(ScoringBot):
     """Rules of thumb of a good player (see :meth:`score`)."""
 
     name = "heuristic"
+    game_name = "otto_octopus"
 
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         assert isinstance(state, State)

@@ -94,6 +94,8 @@ class OttoOctopusGame(Game[Config, State]):
         return new_game(self.config, rng)
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        if getattr(state, "config", None) is not self.config:  # a hot path: one identity test
+            self.check_state(state, "observe")
         check_seat(seat, self.num_players)
         return observe(state, seat)
 
@@ -145,6 +147,7 @@ class OttoOctopusGame(Game[Config, State]):
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
         depth cutoff; it reads the whole (determinized) state."""
+        self.check_state(state, "evaluate")
         from envs.otto_octopus.evaluate import evaluate
 
         return evaluate(state, *self.reward_range)
@@ -158,6 +161,7 @@ class OttoOctopusGame(Game[Config, State]):
         return parse_action(text)
 
     def infos(self, state: State, seat: int) -> dict[str, Any]:
+        self.check_state(state, "infos")
         check_seat(seat, self.num_players)
         info: dict[str, Any] = {"scores": state.scores[:]}
         if state.over:
@@ -193,11 +197,13 @@ class OttoOctopusGame(Game[Config, State]):
         return "visible tiles: " + "; ".join(parts)
 
     def render_ansi(self, state: State) -> str:
+        self.check_state(state, "render_ansi")
         from envs.otto_octopus.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
+        self.check_state(state, "render_rgb")
         from envs.otto_octopus.render import render_rgb
 
         return render_rgb(state)

@@ -57,6 +57,7 @@ class GreedyBot(ScoringBot):
     """Least immediate risk, then the most pressure on the next player."""
 
     name = "greedy"
+    game_name = "over_and_out"
 
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         assert isinstance(state, State)
@@ -68,6 +69,7 @@ class HeuristicBot(ScoringBot):
     """Rules of thumb (module docstring)."""
 
     name = "heuristic"
+    game_name = "over_and_out"
 
     def score(self, state: GameState, player: int, action: int, rng: np.random.Generator) -> float:
         assert isinstance(state, State)

@@ -105,6 +105,8 @@ class OverAndOutGame(Game[Config, State]):
         return kinds
 
     def observe(self, state: State, seat: int) -> np.ndarray:
+        if getattr(state, "config", None) is not self.config:  # a hot path: one identity test
+            self.check_state(state, "observe")
         check_seat(seat, self.num_players)
         return observe(state, seat)
 
@@ -135,16 +137,19 @@ class OverAndOutGame(Game[Config, State]):
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, summing like the returns) for the MCTS
         depth cutoff; it reads the whole (determinized) state."""
+        self.check_state(state, "evaluate")
         from envs.over_and_out.evaluate import evaluate
 
         return evaluate(state)
 
     def render_ansi(self, state: State) -> str:
+        self.check_state(state, "render_ansi")
         from envs.over_and_out.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
+        self.check_state(state, "render_rgb")
         from envs.over_and_out.render import render_rgb
 
         return render_rgb(state)
