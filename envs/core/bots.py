@@ -40,12 +40,12 @@ class Bot(ABC):
     def __init__(self, game: Game[Any, Any]) -> None:
         """``ValueError`` when the class is a bot of one game (:attr:`game_name`) and ``game``
         is not that game: it would read another game's positions as its own."""
-        if self.game_name is not None and getattr(game, "name", None) != self.game_name:
+        if self.game_name is not None and not _is_game_of(game, self.game_name):
             cls = f"{type(self).__module__}.{type(self).__qualname__}"
             if isinstance(game, Game):
                 raise ValueError(
                     f"{self.name}: {cls} is a bot of {self.game_name} and cannot play {game.name}; "
-                    f"use that game's bots (GAMES[{game.name!r}].bots())"
+                    f"use {_own_bots(game)}"
                 )
             raise ValueError(
                 f"{self.name}: game must be a Game object of {self.game_name}, got {type(game).__name__}"
@@ -60,6 +60,29 @@ class Bot(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
+def _is_game_of(game: Any, game_name: str) -> bool:
+    """``game`` is an object of the registered game ``game_name``'s class, or of a subclass of it
+    (a user's variant keeps the bots of the game it extends)."""
+    from envs.core.registry import GAMES
+
+    if game_name not in GAMES:
+        return isinstance(game, Game) and game.name == game_name
+    return isinstance(game, GAMES[game_name].game_class())
+
+
+def _own_bots(game: Game[Any, Any]) -> str:
+    """Where ``game``'s own bots are, for an error message."""
+    from envs.core.registry import GAMES
+
+    return f"GAMES[{game.name!r}].bots()" if game.name in GAMES else "that game's own bots"
+
+
+def _same_game(own: Any, theirs: Any) -> bool:
+    """Two configs of one game: the same class, or one a subclass of the other's (a game
+    subclass with a config of its own)."""
+    return isinstance(theirs, type(own)) or isinstance(own, type(theirs))
+
+
 def check_engine_state(state: Any, bot: str) -> None:
     """``ValueError`` unless ``state`` is an engine state (a :class:`GameState`): an env's
     observation dict or ``None`` is not one (a bot calls this before it reads the state)."""
@@ -70,10 +93,14 @@ def check_engine_state(state: Any, bot: str) -> None:
         )
 
 
-def check_mover(state: GameState, player: int, bot: str, rng: Any, game: Game[Any, Any]) -> None:
+def check_mover(
+    state: GameState, player: int, bot: str, rng: Any, game: Game[Any, Any] | None = None
+) -> None:
     """``ValueError`` unless ``state`` is an engine state (:func:`check_engine_state`: not an
-    env's observation dict, not ``None``) and a position of ``game`` (the bot's game, in any of
-    its configs: the bots read the player count and the rules from the state), ``player`` is
+    env's observation dict, not ``None``) and, when ``game`` is given, a position of ``game``
+    (the bot's game, in any of its configs: the bots read the player count and the rules from
+    the state; OpenSpiel's ``ismcts``, which rebuilds the game from its parameters, asks for the
+    same parameters), ``player`` is
     the one to act in it (a seat index: an int) and ``rng`` a numpy ``Generator``: a bot asked
     for another seat would score the mover's legal moves from that seat's point of view (and,
     for hidden information, from that seat's knowledge), silently; a bot given another game's
@@ -84,7 +111,7 @@ def check_mover(state: GameState, player: int, bot: str, rng: Any, game: Game[An
     check_engine_state(state, bot)
     own = getattr(game, "config", None)
     theirs = getattr(state, "config", own)  # a state without a config is not checked
-    if type(own) is not type(theirs):
+    if game is not None and not _same_game(own, theirs):
         raise ValueError(
             f"{bot}: the state is not a position of this bot's game: the bot plays {type(game).__name__}, "
             f"the state is {type(state).__module__}.{type(state).__name__}"
@@ -212,10 +239,8 @@ def make_bot(game: Game[Any, Any], spec: str, bots: Mapping[str, BotFactory]) ->
     name, params = parse_bot_spec(spec)
     factory = bots.get(name)
     plays = getattr(factory, "game_name", None) if isinstance(factory, type) else None
-    if isinstance(plays, str) and plays != game.name:
-        raise ValueError(
-            f"bot {name!r} of the {plays} table cannot play {game.name}; use GAMES[{game.name!r}].bots()"
-        )
+    if isinstance(plays, str) and not _is_game_of(game, plays):
+        raise ValueError(f"bot {name!r} of the {plays} table cannot play {game.name}; use {_own_bots(game)}")
     if factory is None and name == "mcts":  # the core search bot works for every game
         from envs.core.mcts import MCTSBot
 

@@ -6,6 +6,7 @@ Pillow is the ``render`` extra: importing this module without it raises an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -84,28 +85,34 @@ def to_array(img: Any) -> np.ndarray:
 
 
 def _check_frame(frame: Any, what: str) -> None:
-    """``ValueError`` naming ``what`` unless ``frame`` is an ``rgb_array`` frame: a ``uint8``
-    array of shape ``[H, W, 3]`` (``None`` is what ``env.render()`` returns without
-    ``render_mode='rgb_array'``)."""
-    if isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3:
-        h, w, c = frame.shape
-        if c == 3 and h > 0 and w > 0:
-            return
+    """``ValueError`` naming ``what`` unless ``frame`` is an image array: ``uint8`` of shape
+    ``[H, W, 3]`` (an ``rgb_array`` frame), ``[H, W, 4]`` (RGBA) or ``[H, W]`` (grey), as PIL
+    writes them (``None`` is what ``env.render()`` returns without ``render_mode='rgb_array'``)."""
+    if (
+        isinstance(frame, np.ndarray)
+        and frame.dtype == np.uint8
+        and (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (3, 4)))
+        and frame.shape[0] > 0
+        and frame.shape[1] > 0
+    ):
+        return
     got = f"{frame.dtype} {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
     raise ValueError(
         f"{what} needs a uint8 [H, W, 3] frame (env.render() with render_mode='rgb_array', "
-        f"or game.render_rgb(state)), got {got}"
+        f"or game.render_rgb(state); [H, W, 4] and [H, W] are written too), got {got}"
     )
 
 
 def save_gif(frames: list[np.ndarray], path: str, seconds: float = 0.6, last_seconds: float = 3.0) -> None:
-    """Write ``rgb_array`` frames (a list of ``uint8[H, W, 3]`` arrays, else ``ValueError``) as a
+    """Write ``rgb_array`` frames (a list or other iterable of ``uint8[H, W, 3]`` arrays, else
+    ``ValueError``; see :func:`_check_frame`) as a
     looping GIF animation, ``seconds`` per frame and ``last_seconds`` on the last (frames of
     other sizes are padded with the background)."""
     from pathlib import Path
 
-    if not isinstance(frames, (list, tuple)):
+    if isinstance(frames, (np.ndarray, str, bytes)) or not isinstance(frames, Iterable):
         raise ValueError(f"save_gif: frames must be a list of rgb_array frames, got {type(frames).__name__}")
+    frames = list(frames)
     if not frames:
         raise ValueError("save_gif needs at least one frame")
     for i, f in enumerate(frames):
@@ -124,8 +131,8 @@ def save_gif(frames: list[np.ndarray], path: str, seconds: float = 0.6, last_sec
 
 
 def save_png(array: np.ndarray, path: str) -> None:
-    """Write an ``rgb_array`` frame (``uint8[H, W, 3]``, else ``ValueError``) as PNG (missing
-    parent folders are created)."""
+    """Write an ``rgb_array`` frame (``uint8[H, W, 3]``; RGBA and grey too, else ``ValueError``:
+    :func:`_check_frame`) as PNG (missing parent folders are created)."""
     from pathlib import Path
 
     _check_frame(array, "save_png")

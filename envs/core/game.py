@@ -337,6 +337,8 @@ class Game(ABC, Generic[C, S]):
             raise ValueError(
                 f"reset option {STATE_OPTION!r} holds a game of other parameters: {self._differences(theirs)}"
             )
+        if theirs is not None:
+            state.config = self.config  # type: ignore[attr-defined]  # equal: observe's identity test then holds
         return state
 
     def _differences(self, theirs: Any) -> str:
@@ -349,17 +351,24 @@ class Game(ABC, Generic[C, S]):
             mine = {k: getattr(self.config, k) for k in names}
             got = {k: getattr(theirs, k, None) for k in names}
             differ = ", ".join(f"{k}={got[k]!r} (this game: {v!r})" for k, v in mine.items() if got[k] != v)
+            if not differ:  # equal fields, another class (a game subclass's config)
+                differ = (
+                    f"config class {type(theirs).__qualname__} (this game: {type(self.config).__qualname__})"
+                )
         return differ
 
-    def check_state(self, state: Any, what: str) -> None:
+    def check_state(self, state: Any, what: str, same_parameters: bool = True) -> None:
         """``ValueError`` naming ``what`` (the method asked) unless ``state`` is a position of
-        this game under this very config: an engine state (a :class:`GameState`, as
-        ``env.unwrapped.state`` is, not an env's observation), of this game (not another
-        game's), of these parameters (an Octi x_fast state observed by a basic Octi game would
-        give an observation of the wrong shape, silently). The common case, a state made by
-        this game, is one identity test (``observe`` runs it at every step); an equal config
-        (a state read back by ``from_dict``) passes too. A :class:`GameState` without a
-        ``config`` attribute (a test game's) is not checked further."""
+        this game: an engine state (a :class:`GameState`, as ``env.unwrapped.state`` is, not an
+        env's observation), of this game (not another game's; a subclass's config counts as
+        its game's), and with ``same_parameters`` of these parameters (``observe`` and
+        ``infos``, whose answers are shaped by the game's parameters: an Octi x_fast state
+        observed by a basic Octi game gave an observation of the wrong shape, silently;
+        ``evaluate`` and the pictures read everything from the state, so a position of any
+        config of the game is theirs to read, as it is the bots'). The common case, a state
+        made by this game, is one identity test (``observe`` runs it at every step); an equal
+        config (a state of another game object of these parameters) passes too. A
+        :class:`GameState` without a ``config`` attribute (a test game's) is not checked further."""
         theirs = getattr(state, "config", None)
         if theirs is self.config:
             return
@@ -370,8 +379,10 @@ class Game(ABC, Generic[C, S]):
             )
         if not hasattr(state, "config") or theirs == self.config:
             return
-        if type(theirs) is not type(self.config):
+        if not (isinstance(theirs, type(self.config)) or isinstance(self.config, type(theirs))):
             raise ValueError(f"{what}: the state is a position of {_game_of(theirs)}, not of {self.name}")
+        if not same_parameters:
+            return
         raise ValueError(
             f"{what}: the state is a position of {self.name} with other parameters: {self._differences(theirs)}"
         )

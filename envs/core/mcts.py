@@ -387,7 +387,16 @@ class MCTSBot(Bot):
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
         check_mover(state, player, self.name, rng, self.game)
-        legal = legal_indices(state.legal_mask())  # the mover's own legal moves are visible to it
+        mask = state.legal_mask()
+        seats = len(state.returns())
+        if mask.shape != (self.num_actions,) or seats != self.game.num_players:
+            # a position of another config of the game: fine unless its spaces differ from the
+            # ones this search's tables are sized for
+            raise ValueError(
+                f"{self.name}: the state has {seats} seats and {mask.size} actions, this bot's game "
+                f"{self.game.num_players} and {self.num_actions}; build the bot on the state's game"
+            )
+        legal = legal_indices(mask)  # the mover's own legal moves are visible to it
         self.last_sims = 0
         if legal.size == 1:
             return legal, None

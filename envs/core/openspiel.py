@@ -622,6 +622,13 @@ class OpenSpielISMCTSBot(Bot):
         if state.is_terminal():
             raise ValueError("no legal action: the game is over")
         check_mover(state, player, self.name, rng, self.game)
+        theirs = getattr(state, "config", None)
+        if theirs is not None and theirs != self.game.config:  # the pyspiel game is rebuilt from these
+            raise ValueError(
+                f"{self.name}: the state is a position of {self.game.name} with other parameters "
+                f"({self.game._differences(theirs)}); OpenSpiel's search replays the bot's own "
+                "parameters, so build the bot on the state's game"
+            )
         root = self._spiel.new_initial_state()
         root._engine = state.clone()
         root._used = True

@@ -112,19 +112,19 @@ class OctiGame(Game[Config, State]):
 
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (zero-sum, in return units) for the MCTS depth cutoff."""
-        self.check_state(state, "evaluate")
+        self.check_state(state, "evaluate", same_parameters=False)
         from envs.octi.evaluate import evaluate
 
         return evaluate(state)
 
     def render_ansi(self, state: State) -> str:
-        self.check_state(state, "render_ansi")
+        self.check_state(state, "render_ansi", same_parameters=False)
         from envs.octi.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
-        self.check_state(state, "render_rgb")
+        self.check_state(state, "render_rgb", same_parameters=False)
         from envs.octi.render import render_rgb
 
         return render_rgb(state)

@@ -114,7 +114,7 @@ class OttoGameOverGame(Game[Config, State]):
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
         depth cutoff; it reads the whole (determinized) state."""
-        self.check_state(state, "evaluate")
+        self.check_state(state, "evaluate", same_parameters=False)
         from envs.otto_game_over.evaluate import evaluate
 
         return evaluate(state)
@@ -150,13 +150,13 @@ class OttoGameOverGame(Game[Config, State]):
         return text
 
     def render_ansi(self, state: State) -> str:
-        self.check_state(state, "render_ansi")
+        self.check_state(state, "render_ansi", same_parameters=False)
         from envs.otto_game_over.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
-        self.check_state(state, "render_rgb")
+        self.check_state(state, "render_rgb", same_parameters=False)
         from envs.otto_game_over.render import render_rgb
 
         return render_rgb(state)

@@ -62,8 +62,7 @@ class OttoOctopusGame(Game[Config, State]):
 
     @property
     def reward_range(self) -> tuple[float, float]:
-        # solo: final score / 100 (about -0.6 .. 2); an illegal action gives -1
-        return (-1.0, 3.0) if self.config.num_players == 1 else (-1.0, 1.0)
+        return _reward_range(self.config.num_players)
 
     @property
     def zero_sum(self) -> bool:
@@ -146,11 +145,12 @@ class OttoOctopusGame(Game[Config, State]):
 
     def evaluate(self, state: State) -> np.ndarray:
         """Static value estimate (in return units, zero-sum with 2+ players) for the MCTS
-        depth cutoff; it reads the whole (determinized) state."""
-        self.check_state(state, "evaluate")
+        depth cutoff; it reads the whole (determinized) state, in the units of the state's own
+        player count."""
+        self.check_state(state, "evaluate", same_parameters=False)
         from envs.otto_octopus.evaluate import evaluate
 
-        return evaluate(state, *self.reward_range)
+        return evaluate(state, *_reward_range(state.config.num_players))
 
     def action_to_string(self, action: int) -> str:
         """Spec §8: one canonical string per index, whatever the state (before ``reset()`` too)."""
@@ -197,13 +197,19 @@ class OttoOctopusGame(Game[Config, State]):
         return "visible tiles: " + "; ".join(parts)
 
     def render_ansi(self, state: State) -> str:
-        self.check_state(state, "render_ansi")
+        self.check_state(state, "render_ansi", same_parameters=False)
         from envs.otto_octopus.render import render_ansi
 
         return render_ansi(state)
 
     def render_rgb(self, state: State) -> np.ndarray:
-        self.check_state(state, "render_rgb")
+        self.check_state(state, "render_rgb", same_parameters=False)
         from envs.otto_octopus.render import render_rgb
 
         return render_rgb(state)
+
+
+def _reward_range(num_players: int) -> tuple[float, float]:
+    """Bounds of a seat's return: solo, the final score / 100 (about -0.6 .. 2); an illegal
+    action gives -1."""
+    return (-1.0, 3.0) if num_players == 1 else (-1.0, 1.0)

@@ -1,5 +1,6 @@
 """Bad input to the engine layer's public functions gets a clear ``ValueError`` naming the
-parameter, what it got and what is allowed (audit /tmp/s53 findings 3, 4, 8, 10, 12).
+parameter, what it got and what is allowed (the misuse audit of 2026-12-07,
+docs/CHECKS.md "Misuse of the Python API").
 
 Each test says what the old code did instead.
 """
@@ -25,7 +26,7 @@ def _rng() -> np.random.Generator:
     return np.random.default_rng(0)
 
 
-# ---------------------------------------------------------------- make_bot / Bot (finding 3)
+# ---------------------------------------------------------------- make_bot / Bot
 
 
 def test_make_bot_refuses_a_bot_of_another_games_table() -> None:
@@ -87,7 +88,7 @@ def test_make_bot_refuses_a_table_that_is_not_a_mapping() -> None:
         make_bot(OctiGame(), "random", ["random"])  # type: ignore[arg-type]
 
 
-# ---------------------------------------------------------------- bot.act with a non-state (finding 8)
+# ---------------------------------------------------------------- bot.act with a non-state
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "mcts:sims=4"])
@@ -121,7 +122,7 @@ def test_check_mover_refuses_a_non_state() -> None:
         check_mover({"observation": 0}, 0, "mybot", _rng(), OctiGame())  # type: ignore[arg-type]
 
 
-# ---------------------------------------------------------------- Game methods (finding 4)
+# ---------------------------------------------------------------- Game methods
 
 _ONE_STATE = ("evaluate", "render_ansi", "render_rgb")
 _WITH_SEAT = ("observe", "infos")
@@ -133,13 +134,11 @@ def _call(game: Any, method: str, state: Any) -> Any:
     return getattr(game, method)(state)
 
 
-@pytest.mark.parametrize("method", _WITH_SEAT + _ONE_STATE)
+@pytest.mark.parametrize("method", _WITH_SEAT)
 def test_game_methods_refuse_a_state_of_other_parameters(method: str) -> None:
-    """An x_fast Octi state given to a basic Octi game is refused, naming the parameters that
-    differ. Old: ``observe`` returned a (111, 9, 9) observation for a (84, 7, 6) game, silently,
-    and the others read the state as basic Octi's."""
-    if method == "render_rgb":
-        pytest.importorskip("PIL")
+    """An x_fast Octi state given to a basic Octi game's ``observe`` or ``infos`` (answers
+    shaped by the game's parameters) is refused, naming the parameters that differ. Old:
+    ``observe`` returned a (111, 9, 9) observation for a (84, 7, 6) game, silently."""
     xs = OctiGame(variant="x_fast").new_initial_state(_rng())
     with pytest.raises(
         ValueError,
@@ -149,12 +148,39 @@ def test_game_methods_refuse_a_state_of_other_parameters(method: str) -> None:
         _call(OctiGame(), method, xs)
 
 
+@pytest.mark.parametrize("method", _ONE_STATE)
+@pytest.mark.parametrize(
+    ("name", "mine", "theirs"),
+    [
+        ("octi", {}, {"variant": "x_fast"}),
+        ("over_and_out", {"num_players": 2}, {"num_players": 5}),
+        ("otto_game_over", {"num_players": 2}, {"num_players": 4, "teams": True}),
+        ("otto_octopus", {"num_players": 2}, {"num_players": 1}),
+    ],
+)
+def test_evaluate_and_the_pictures_read_a_state_of_any_config_of_their_game(
+    method: str, name: str, mine: dict[str, Any], theirs: dict[str, Any]
+) -> None:
+    """``evaluate`` and ``render_*`` read everything from the state, so a position of another
+    config of the same game is theirs to read (as it is the bots', and ``mcts``'s rollouts
+    value it): the answer is that of the state's own game (Otto the Octopus's solo values in
+    solo units, not a 2-player game's)."""
+    if method == "render_rgb":
+        pytest.importorskip("PIL")
+    cls = GAMES[name].game_class()
+    own = cls(**theirs)
+    state = own.new_initial_state(_rng())
+    for _ in range(3):
+        state.apply(int(np.flatnonzero(state.legal_mask())[0]))
+    np.testing.assert_array_equal(_call(cls(**mine), method, state), _call(own, method, state))
+
+
 def test_card_games_refuse_a_state_of_another_player_count() -> None:
-    """Over and Out (2 players) evaluating a 5-player state, OTTO Game Over (2 players) giving
-    infos of a 4-seat state: refused. Old: 5 values, infos of 4 seats, silently."""
+    """Over and Out (2 players) observing a 5-player state, OTTO Game Over (2 players) giving
+    infos of a 4-seat state: refused. Old: a 5-player observation, infos of 4 seats, silently."""
     five = OverAndOutGame(num_players=5).new_initial_state(_rng())
-    with pytest.raises(ValueError, match=r"^evaluate: .* other parameters: num_players=5 \(this game: 2\)$"):
-        OverAndOutGame(num_players=2).evaluate(five)
+    with pytest.raises(ValueError, match=r"^observe: .* other parameters: num_players=5 \(this game: 2\)$"):
+        OverAndOutGame(num_players=2).observe(five, 0)
     four = OttoGameOverGame(num_players=4).new_initial_state(_rng())
     with pytest.raises(ValueError, match=r"^infos: .* other parameters: num_players=4 \(this game: 2\)$"):
         OttoGameOverGame(num_players=2).infos(four, 0)
@@ -200,7 +226,7 @@ def test_game_methods_compare_parameters_not_identity() -> None:
     with pytest.raises(ValueError, match=r"^observe: .* other parameters: max_turns=60 \(this game: "):
         game.observe(OctiGame(variant="x_fast", max_turns=60).new_initial_state(_rng()), 0)
     back = game.new_initial_state(_rng(), {"state": state.to_dict()})
-    assert back.config is not game.config
+    assert back.config is game.config  # a restored state takes its game's (equal) config
     twin = OctiGame(variant="x_fast")
     for g, s in ((game, back), (twin, state)):
         assert g.observe(s, 0).shape == g.observation_shape
@@ -208,7 +234,7 @@ def test_game_methods_compare_parameters_not_identity() -> None:
         assert isinstance(g.render_ansi(s), str)
 
 
-# ---------------------------------------------------------------- play_match (finding 8)
+# ---------------------------------------------------------------- play_match
 
 
 def test_play_match_and_play_game_refuse_a_game_name() -> None:
@@ -225,7 +251,7 @@ def test_play_match_and_play_game_refuse_a_game_name() -> None:
         play_game(None, [r, r], 0)  # type: ignore[arg-type]
 
 
-# ---------------------------------------------------------------- save_png / save_gif (finding 10)
+# ---------------------------------------------------------------- save_png / save_gif
 
 
 @pytest.mark.parametrize(
@@ -233,8 +259,8 @@ def test_play_match_and_play_game_refuse_a_game_name() -> None:
     [
         (None, "NoneType"),
         (np.random.default_rng(0).random((8, 8, 3)), r"float64 \(8, 8, 3\)"),
-        (np.zeros((8, 8), np.uint8), r"uint8 \(8, 8\)"),
-        (np.zeros((8, 8, 4), np.uint8), r"uint8 \(8, 8, 4\)"),
+        (np.zeros((8, 8, 2), np.uint8), r"uint8 \(8, 8, 2\)"),
+        (np.zeros((8, 8, 3, 1), np.uint8), r"uint8 \(8, 8, 3, 1\)"),
         (np.zeros((0, 8, 3), np.uint8), r"uint8 \(0, 8, 3\)"),
         ([[[0, 0, 0]]], "list"),
     ],
@@ -253,6 +279,27 @@ def test_save_png_refuses_what_is_not_an_rgb_frame(tmp_path: Path, frame: Any, g
     ):
         save_png(frame, str(path))
     assert not path.exists()
+
+
+@pytest.mark.parametrize("shape", [(6, 5, 3), (6, 5, 4), (6, 5)])
+def test_save_png_and_gif_write_rgb_rgba_and_grey_frames(tmp_path: Path, shape: tuple[int, ...]) -> None:
+    """The image arrays PIL writes (RGB, RGBA, grey ``uint8``) are written as before the frame
+    check, from a list or any other iterable of frames (a deque, a generator)."""
+    pytest.importorskip("PIL")
+    from collections import deque
+
+    from PIL import Image
+
+    from envs.core.draw import save_gif, save_png
+
+    frame = np.random.default_rng(1).integers(0, 256, shape, dtype=np.uint8)
+    save_png(frame, str(tmp_path / "x.png"))
+    with Image.open(tmp_path / "x.png") as img:
+        assert np.array_equal(np.asarray(img), frame)
+    save_gif(deque([frame, 255 - frame]), str(tmp_path / "x.gif"))
+    save_gif((f for f in [frame]), str(tmp_path / "y.gif"))
+    with Image.open(tmp_path / "x.gif") as img:
+        assert img.size == (5, 6) and img.n_frames == 2
 
 
 def test_save_gif_refuses_a_bad_frame_or_a_bare_array(tmp_path: Path) -> None:
@@ -277,7 +324,7 @@ def test_save_gif_refuses_a_bad_frame_or_a_bare_array(tmp_path: Path) -> None:
     assert not path.exists()
 
 
-# ---------------------------------------------------------------- seeded_resampler (finding 12)
+# ---------------------------------------------------------------- seeded_resampler
 
 
 @pytest.mark.parametrize("seed", [-1, "x", 1.5, True, None])
@@ -288,3 +335,78 @@ def test_seeded_resampler_checks_its_seed(seed: Any) -> None:
     eos = pytest.importorskip("envs.core.openspiel")
     with pytest.raises(ValueError, match=rf"^seed must be an int >= 0, got {seed!r}$".replace(".", r"\.")):
         eos.seeded_resampler(seed)
+
+
+# ---------------------------------------------------------------- what stays allowed
+
+
+def test_a_custom_bot_may_call_check_mover_without_the_game() -> None:
+    """``check_mover(state, player, name, rng)``, the four-argument call GAME_GUIDE.md shows a
+    bot that overrides ``act``, still checks the seat and the generator (``game`` is optional:
+    with it, another game's position is refused too)."""
+    from envs.core.bots import check_mover
+
+    state = OctiGame().new_initial_state(_rng())
+    check_mover(state, 0, "mine", _rng())
+    with pytest.raises(ValueError, match=r"^mine: player 1 is not to move \(mover 0\)$"):
+        check_mover(state, 1, "mine", _rng())
+    with pytest.raises(ValueError, match=r"^mine: the state is not a position of this bot's game"):
+        check_mover(state, 0, "mine", _rng(), OverAndOutGame())
+
+
+def test_a_subclass_of_a_game_keeps_its_bots() -> None:
+    """A user's game subclass under a name of its own (and with a config class of its own)
+    plays with the bots of the game it extends, ``mcts`` rollouts included; the base game's bots
+    read its positions too."""
+    import dataclasses
+
+    from envs.octi.rules import Config
+
+    @dataclasses.dataclass(frozen=True)
+    class MyConfig(Config):
+        pass
+
+    class MyOcti(OctiGame):
+        name = "my_octi"
+        config_class = MyConfig
+
+    game = MyOcti(max_turns=6)
+    assert type(game.config) is MyConfig
+    state = game.new_initial_state(_rng())
+    for spec in ("greedy", "heuristic", "mcts:sims=8,depth=2,rollout=heuristic"):
+        bot = make_bot(game, spec, GAMES["octi"].bots())
+        assert state.legal_mask()[bot.act(state, 0, _rng())], spec
+    base = make_bot(OctiGame(max_turns=6), "heuristic", GAMES["octi"].bots())
+    assert state.legal_mask()[base.act(state, 0, _rng())]
+    assert game.observe(state, 0).shape == game.observation_shape
+
+
+def test_mcts_serves_another_config_of_its_game_and_refuses_other_spaces() -> None:
+    """``mcts`` built on a game plays a position of another config of that game (another first
+    dealer), as the other bots do; a config whose spaces differ from the ones the search is
+    sized for (Octi x_fast for a basic game) is refused naming both, not an ``IndexError``."""
+    oao = OverAndOutGame(num_players=2, first_dealer=1).new_initial_state(_rng())
+    bot = make_bot(OverAndOutGame(num_players=2), "mcts:sims=10", GAMES["over_and_out"].bots())
+    assert oao.legal_mask()[bot.act(oao, oao.current_player(), _rng())]
+    xs = OctiGame(variant="x_fast").new_initial_state(_rng())
+    bot = make_bot(OctiGame(), "mcts:sims=10", GAMES["octi"].bots())
+    with pytest.raises(
+        ValueError,
+        match=r"^mcts: the state has 2 seats and 185 actions, this bot's game 2 and 117; build the bot on the "
+        r"state's game$",
+    ):
+        bot.act(xs, 0, _rng())
+
+
+def test_ismcts_refuses_a_state_of_other_parameters() -> None:
+    """OpenSpiel's ``ismcts`` rebuilds the pyspiel game from its own parameters, so a position of
+    other parameters is refused naming them (it reached ``observe``'s check before)."""
+    pytest.importorskip("pyspiel")
+    state = OverAndOutGame(num_players=2, first_dealer=1).new_initial_state(_rng())
+    bot = make_bot(OverAndOutGame(num_players=2), "ismcts:sims=10", GAMES["over_and_out"].bots())
+    with pytest.raises(
+        ValueError,
+        match=r"^ismcts: the state is a position of over_and_out with other parameters \(first_dealer=1 "
+        r"\(this game: None\)\); OpenSpiel's search replays",
+    ):
+        bot.act(state, state.current_player(), _rng())
