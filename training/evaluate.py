@@ -31,6 +31,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from envs.core.config import check_choice, check_int, check_seed
 from envs.core.files import replacing, write_text
 from envs.core.game import team_seats
@@ -209,6 +211,8 @@ def run_tournament(
             f"got {params!r}"
         )
     params = dict(params)
+    if isinstance(players, np.ndarray) and players.ndim == 1:
+        players = players.tolist()  # a column of specs read with numpy or pandas
     if isinstance(players, str) or not isinstance(players, Sequence):
         what = f"the string {players!r}" if isinstance(players, str) else repr(players)
         raise ValueError(f"players must be a list of player specs (e.g. ['random', 'heuristic']), got {what}")

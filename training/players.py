@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from envs.core.bots import make_bot
+from envs.core.config import is_real
 from envs.core.game import Game, GameState
 
 
@@ -277,11 +278,7 @@ class OpponentPool:
             or max_size < 1
         ):
             raise ValueError(f"max_size must be an int >= 1 (snapshots kept per group), got {max_size!r}")
-        if (
-            not isinstance(latest_prob, (int, float, np.integer, np.floating))
-            or isinstance(latest_prob, (bool, np.bool_))
-            or not 0 <= latest_prob <= 1  # NaN fails both
-        ):
+        if not is_real(latest_prob) or not 0 <= latest_prob <= 1:  # NaN fails both
             raise ValueError(f"latest_prob must be a number in [0, 1], got {latest_prob!r}")
         if fallback is not None:
             _check_player("fallback", fallback)

@@ -100,16 +100,18 @@ def _mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson(k: float, n: float, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval of a proportion ``k / n`` (``k`` may count draws as halves):
-    ``n`` an int >= 0 (no trials: ``(0, 1)``), ``0 <= k <= n``, else ``ValueError``."""
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"wilson: n (the number of trials) must be an int >= 0, got n={n!r}")
-    if not is_real(k) or not 0 <= k <= n:  # NaN fails both
+    ``n`` a number >= 0 (no trials: ``(0, 1)``), ``0 <= k <= n``, else ``ValueError``."""
+    k, n = (v.item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in (k, n))
+    if not is_real(n) or not 0 <= n < math.inf:  # NaN fails both
+        raise ValueError(f"wilson: n (the number of trials) must be a number >= 0, got n={n!r}")
+    # k may exceed n by a rounding step (a share times a count), never by more
+    if not is_real(k) or not 0 <= k <= n * (1 + 1e-12):
         raise ValueError(f"wilson: k (the successes) must be a number in [0, n], got k={k!r}, n={n!r}")
     if n == 0:
         return (0.0, 1.0)
-    p = k / n
+    p = min(k / n, 1.0)
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
@@ -146,6 +148,8 @@ def check_start(start: Any) -> Start | None:
         raise ValueError(f"start[0], the reset options, must be a dict or None, got {_got(options)}")
     if moves is None:
         moves = []
+    if isinstance(moves, np.ndarray) and moves.ndim == 1:
+        moves = moves.tolist()
     if isinstance(moves, str) or not isinstance(moves, (list, tuple)):
         raise ValueError(
             "start[1], the moves, must be a list of moves in notation or None (training.position."

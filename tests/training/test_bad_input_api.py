@@ -1,7 +1,7 @@
 """Bad input to the training layer's Python entry points and to ``eightfold replay``: a clear
 ``ValueError`` naming the parameter, what it got and what is allowed, at the call that takes it
 (not an ``AttributeError`` or ``TypeError`` from deeper down, nor a silent change of behaviour).
-Findings #1, #5, #6, #7 and #13 of the bad-input audit."""
+(The misuse audit of 2026-12-07, docs/CHECKS.md "Misuse of the Python API".)"""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _oao() -> Any:
     return GAMES[OAO].game_class()(**TWO)
 
 
-# ----------------------------------------------------------- SingleAgentEnv (#1, #8)
+# ----------------------------------------------------------- SingleAgentEnv
 @pytest.mark.parametrize("specs", [["heuristic"], "heuristic", {"random": 1}])
 def test_single_agent_env_refuses_opponent_specs(specs: Any) -> None:
     """``SingleAgentEnv(game, ["heuristic"])`` (specs where a pool belongs) is refused at
@@ -61,7 +61,7 @@ def test_single_agent_env_refuses_a_partner_spec() -> None:
         SingleAgentEnv(game, OpponentPool(fallback=RandomBot(game)), partner="heuristic")  # type: ignore[arg-type]
 
 
-# ------------------------------------------------------------- OpponentPool (#7)
+# ------------------------------------------------------------- OpponentPool
 @pytest.mark.parametrize("size", [0, -1, 2.5, True, "10"])
 def test_opponent_pool_refuses_a_bad_max_size(size: Any) -> None:
     """``max_size`` must be an int >= 1. Old code: accepted; with 0 or less every snapshot
@@ -110,9 +110,40 @@ def test_opponent_pool_add_refuses_a_member_that_is_no_player() -> None:
         ValueError, match=r"member 'snap' of group 'self' must be a player with act\(state, seat, rng\)"
     ):
         pool.add("self", "snap", "runs/x/model.zip")  # type: ignore[arg-type]
+    assert len(pool) == 0 and not pool.groups, "a refused member leaves no group behind"
 
 
-# --------------------------------------------------------- run_tournament (#5)
+def test_the_checks_take_what_was_taken_before() -> None:
+    """What worked before the checks still works: a ``Fraction`` as ``latest_prob``, a range or
+    a numpy array of game ids, an ``OpponentPool`` as the 2v2 partner, a numpy array of player
+    specs and of start moves, numpy ints as counts."""
+    from fractions import Fraction
+
+    from envs.otto_game_over.game import OttoGameOverGame
+
+    game = ToyGame(num_players=2)
+    bot = RandomBot(game)
+    pool = OpponentPool(latest_prob=Fraction(1, 2), max_size=np.int64(2), fallback=bot)
+    pool.add("a", "x", bot, weight=np.float32(2))
+    assert len(pool) == 1
+    for ids in (range(2), np.arange(2)):
+        assert play_pairing(game, bot, bot, ("a", "b"), ids).games == 2
+    teams = OttoGameOverGame(num_players=4, teams=True)
+    partners = OpponentPool(fallback=RandomBot(teams))
+    env = SingleAgentEnv(teams, OpponentPool(fallback=RandomBot(teams)), partner=partners)
+    env.reset(seed=0)
+    res = run_tournament(
+        "octi",
+        {"max_turns": 4},
+        np.array(["random", "greedy"]),
+        2,
+        workers=1,
+        start=(None, np.array(["prong b2 N"])),
+    )
+    assert res["pairs"][0]["games"] == 2 and res["start"]["moves"] == ["prong b2 N"]
+
+
+# --------------------------------------------------------- run_tournament
 def test_run_tournament_refuses_players_as_one_string() -> None:
     """``players="random heuristic"`` is refused as a string. Old code: read one character at a
     time (``players must be distinct, got ['r', 'a', 'n', ...]``)."""
@@ -158,13 +189,13 @@ def test_run_tournament_refuses_a_malformed_start(start: Any, named: str) -> Non
 
 
 def test_run_tournament_takes_no_moves_as_none() -> None:
-    """``start=(options, None)`` means no moves, as the brief's pair allows. Old code: ``TypeError:
+    """``start=(options, None)`` means no moves, as :func:`training.tournament.check_start` allows. Old code: ``TypeError:
     'NoneType' object is not iterable``."""
     res = run_tournament(OAO, TWO, ["random", "heuristic"], 2, workers=1, start=({}, None))
     assert res["pairs"][0]["games"] == 2 and res["start"] == {"options": {}, "moves": []}
 
 
-# ----------------------------------------------------- play_pairing, wilson (#13)
+# ----------------------------------------------------- play_pairing, wilson
 def test_play_pairing_names_the_seed_it_was_given() -> None:
     """``play_pairing(..., seed=-1)`` names ``seed=-1``. Old code: ``seed must be an int >= 0,
     got -1000003`` (the derived seed of game 0)."""
@@ -199,18 +230,33 @@ def test_play_pairing_refuses_game_ids_that_are_no_list(ids: Any) -> None:
         (-1, 3, r"k \(the successes\) must be a number in \[0, n\], got k=-1, n=3"),
         (math.nan, 3, r"got k=nan, n=3"),
         (1, 0, r"got k=1, n=0"),
-        (0, -2, r"n \(the number of trials\) must be an int >= 0, got n=-2"),
-        (1, 2.5, r"n \(the number of trials\) must be an int >= 0, got n=2.5"),
+        (0, -2, r"n \(the number of trials\) must be a number >= 0, got n=-2"),
+        (1, math.inf, r"n \(the number of trials\) must be a number >= 0, got n=inf"),
+        (1, True, r"n \(the number of trials\) must be a number >= 0, got n=True"),
+        (3, 2.5, r"got k=3, n=2.5"),
     ],
 )
 def test_wilson_refuses_impossible_counts(k: Any, n: Any, named: str) -> None:
-    """``wilson(k, n)`` needs ``0 <= k <= n``. Old code: ``ValueError: math domain error`` (or
-    an interval outside [0, 1] for a float ``n``)."""
+    """``wilson(k, n)`` needs ``0 <= k <= n``. Old code: ``ValueError: math domain error``."""
     with pytest.raises(ValueError, match=r"^wilson: .*" + named):
         wilson(k, n)
 
 
-# ------------------------------------------------------------------ replay (#6)
+@pytest.mark.parametrize(
+    ("k", "n"),
+    [(5, 10.0), (np.int64(5), np.int64(10)), (np.array(5), np.array(10)), (2.5, 5), (10, 10), (0, 0)],
+)
+def test_wilson_takes_any_real_counts(k: Any, n: Any) -> None:
+    """Counts from numpy sums (numpy ints and floats, 0-d arrays) and draws counted as halves are
+    read as the numbers they are, as before the checks; ``k`` one rounding step above ``n`` is
+    ``n``."""
+    lo, hi = wilson(k, n)
+    assert 0.0 <= lo <= hi <= 1.0
+    assert (lo, hi) == wilson(float(k), float(n))
+    assert wilson(10 * (1 + 1e-15), 10) == wilson(10, 10)
+
+
+# ------------------------------------------------------------------ replay
 def test_replay_of_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     """``eightfold replay MISSING`` exits 2 with one line naming the path. Old code: exit 1,
     ``[Errno 2] No such file or directory``."""
@@ -234,7 +280,7 @@ def test_replay_of_a_directory_is_a_usage_error(tmp_path: Path) -> None:
     )
 
 
-# ------------------------------------------------------------ TrainConfig (#13)
+# ------------------------------------------------------------ TrainConfig
 @pytest.mark.parametrize("params", ["num_players=2", ["num_players=2"], None])
 def test_train_config_refuses_params_that_are_no_dict(params: Any) -> None:
     """``TrainConfig(params="num_players=2").validate()`` names ``params``. Old code:
