@@ -34,23 +34,28 @@ observer's own back rank. Channels (P pods per player):
 ==========  ==================================================================
 
 C = 48 + 9P: 84 for basic (6 x 7 planes), 111 for X (9 x 9).
+
+:func:`symmetries` gives the left-right mirror of the board as gathers of these planes and of
+the action indices (``Game.symmetries()``; the doc page's "Symmetries").
 """
 
 from __future__ import annotations
 
 import struct
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from envs.octi.actions import Layout, layout
-from envs.octi.board import SET_BITS
+from envs.core.game import Symmetry
+from envs.octi.actions import ADD, ENTER, JUMP, LIBERATE, REPOSITION, STEP, Layout, layout
+from envs.octi.board import SET_BITS, geometry
 from envs.octi.turn import CAPTURE, CAPTURED, DECLARE, OVER, RESERVE
 
 if TYPE_CHECKING:
     from envs.octi.rules import State
 
-__all__ = ["Layout", "layout", "num_channels", "observe"]
+__all__ = ["Layout", "layout", "num_channels", "observe", "symmetries"]
 
 FOCUS_PRONGS = 40
 POD_PLANES = 48
@@ -288,3 +293,55 @@ def _turn_planes(st: State, seat: int, counts: list[int], ones: list[int], size:
     extra += [26 * size + at(st.pos[g]) for g in st.cmarks]
     counts += extra
     return own_focus
+
+
+# ------------------------------------------------------------------ symmetries
+def mirror_dir(d: int) -> int:
+    """The direction the left-right mirror takes ``d`` to (E <-> W, NE <-> NW, SE <-> SW; N, S
+    stay). It commutes with player_1's turn by 4, so it maps egocentric directions alike."""
+    return -d & 7
+
+
+@cache
+def _mirror(big: bool, pods: int, reposition: bool) -> Symmetry:
+    """The left-right mirror (file x <-> W-1-x) as gathers ``new[j] = old[index[j]]`` (see
+    :class:`~envs.core.game.Symmetry`); ``big`` = the 9x9 board of the X variants.
+
+    Every pod keeps its id and moves to the mirrored square with its prongs mirrored; the bases
+    are mirror-symmetric (OCT-01, OCT-02), so a base index goes to the mirrored base in the same
+    (own / enemy) half. The mirror commutes with player_1's 180-degree view (OCT-47), so one
+    gather serves both seats."""
+    geo = geometry("x_fast" if big else "basic", False)
+    W, size = geo.width, geo.size
+    P, K = pods, len(geo.bases[0])  # as the state sizes them (rules.State)
+    lay = layout(P, K, reposition)
+    channel = list(range(num_channels(P)))
+    for first in (2, 10, FOCUS_PRONGS, *(POD_PLANES + 1 + 9 * k for k in range(P))):
+        for e in range(8):
+            channel[first + e] = first + mirror_dir(e)
+    square = np.array([(sq // W) * W + (W - 1 - sq % W) for sq in range(size)], dtype=np.int64)
+    obs = (np.array(channel, dtype=np.int64)[:, None] * size + square[None, :]).reshape(-1)
+    base = []
+    for ego in geo.ego_bases:
+        where = {sq: b for b, sq in enumerate(ego)}
+        base.append([where[int(square[sq])] for sq in ego])
+    if base[0] != base[1] or any((b < K) != (m < K) for b, m in enumerate(base[0])):
+        raise AssertionError("the bases are not mirror-symmetric")  # pragma: no cover - geometry
+    act = np.arange(lay.size, dtype=np.int64)
+    for a, (kind, x, y, z) in enumerate(lay.decode):
+        if kind in (ADD, STEP, JUMP):
+            act[a] = a - y + mirror_dir(y)
+        elif kind in (ENTER, LIBERATE):
+            act[a] = a - x + base[0][x]
+        elif kind == REPOSITION:
+            act[a] = lay.repo + 64 * x + 8 * mirror_dir(y) + mirror_dir(z)
+    for arr in (obs, act):  # shared by every game object: nobody may change them in place
+        arr.setflags(write=False)
+    return Symmetry("mirror", obs, act)
+
+
+def symmetries(config: Any) -> tuple[Symmetry, ...]:
+    """The board's left-right mirror for ``config`` (an ``envs.octi.rules.Config``; the rules of
+    every variant and option are the same under it): one :class:`~envs.core.game.Symmetry`, its
+    arrays read-only and shared by every game of the same board and action layout."""
+    return (_mirror(config.is_x, config.pods, config.allow_reposition),)

@@ -163,6 +163,29 @@ episode: no dead steps for them, and nothing paid before the state is paid again
 * The per-pod planes 48.. and the focus-pod prong planes 40-47 extend the spec's §7 vector
   so a convolutional policy needs no extra scalars; everything is constant planes.
 
+**Symmetries**: the board, its bases and every rule of every variant and option (edgeless,
+allow_reposition, capture_to_reserve, repetition_draw, max_turns) are the same under the
+left-right mirror (file x <-> W+1-x; E <-> W, NE <-> NW, SE <-> SW; N and S stay):
+``game.symmetries()`` (``envs.octi.encode.symmetries``) gives it as gathers
+(:class:`envs.core.game.Symmetry`, named ``"mirror"``): ``observe(mirrored, seat) ==
+observe(state, seat)[sym.obs_index]`` and ``mirrored.legal_mask() ==
+state.legal_mask()[sym.action_index]``. Each pod keeps its id (so stack suffixes ``.k`` and the
+pod planes 48.. keep theirs) and moves to the mirrored square; direction planes and the
+direction of ``prong``/``step``/``jump``/``reposition`` indices are mirrored (the mirror
+commutes with player_1's 180-degree view, so one gather serves both seats), and base indices of
+``enter``/``liberate`` go to the mirrored base of the same half (``enter c3`` <-> ``enter g3``).
+No order in the rules comes from a scan of the squares: the declare queue and co-movers go by
+pod id, the capture queue by the path (first jumped, then id), ENTER / LIBERATE take the lowest
+id, and a mirrored position repeats (OCT-52) exactly when the position does; so, played with
+the mirrored moves, a mirrored game stays the image of the game move for move to the same
+end. The mirror of the initial position is not the initial position (player_0's pod 0 stands on b2, its image on e2; basic
+e2 holds pod 3), so the images are positions of their own. Tested on every position of seeded
+random games in every test and golden configuration (both seats, every phase), on the spec §9
+scenarios played mirrored and over whole games played in step, against positions mirrored
+independently from ``to_dict`` (``tests/octi/test_symmetry.py``; 5540 positions, 2026-12-07).
+The behaviour-cloning warm start can augment its data with it (``--set pretrain_symmetries=true``;
+the tuned config leaves it off).
+
 **Bots** (``envs.octi.bots.BOTS``): ``random``; ``greedy`` (best immediate outcome: win,
 then material, then supply); ``heuristic`` (greedy plus: never end a turn that lets the
 opponent land on a base next turn, keep pods out of enemy jumps, shorten the prong path of

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import STATE_OPTION, Game, check_rng, check_seat
+from envs.core.game import STATE_OPTION, Game, Symmetry, check_rng, check_seat
 from envs.octi import encode
 from envs.octi.position import load as load_position
 from envs.octi.rules import Config, State
@@ -103,6 +103,11 @@ class OctiGame(Game[Config, State]):
             except ValueError as exc:
                 raise ValueError(f"option 'moves'[{i}] {m!r}: {exc}") from exc
         return state
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's left-right mirror (:func:`encode.symmetries`; the doc page's "Symmetries"):
+        every rule of every variant and option is the same under it."""
+        return encode.symmetries(self.config)
 
     def observe(self, state: State, seat: int) -> np.ndarray:
         if getattr(state, "config", None) is not self.config:  # a hot path: one identity test

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import copy
 from typing import Any
 
 import numpy as np
@@ -56,6 +58,45 @@ def diagram(state: State) -> str:
                 cells.append("+" if y * geo.width + x in bases else ".")
         rows.append(f"{y + 1} " + "  ".join(cells))
     return "\n".join(rows)
+
+
+def mirror_square(st: State, sq: int) -> int:
+    """The square the left-right mirror takes ``sq`` to (file x <-> W-1-x, same rank), read off
+    the square names."""
+    name = st.geo.names[sq]
+    files = "abcdefghi"[: st.geo.width]
+    return st.geo.square(files[::-1][files.index(name[0])] + name[1:])
+
+
+def mirror_prongs(m: int) -> int:
+    """A prong mask with every direction mirrored: E <-> W, NE <-> NW, SE <-> SW (OCT-05)."""
+    swap = {"N": "N", "NE": "NW", "E": "W", "SE": "SW", "S": "S", "SW": "SE", "W": "E", "NW": "NE"}
+    names = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+    return sum(1 << names.index(swap[n]) for d, n in enumerate(names) if m >> d & 1)
+
+
+def mirrored(st: State) -> State:
+    """``st`` with the board mirrored left to right, built from its own dict (``to_dict``), not
+    from ``encode.symmetries``: every pod keeps its id and goes to the mirrored square with its
+    prongs mirrored; the turn's origin, jumped squares (in the order jumped) and the repetition
+    history's keys move alike; queues, movers, supplies, pools and the RNG stay."""
+    d = copy.deepcopy(st.to_dict())
+
+    def sq_of(sq: int) -> int:
+        return mirror_square(st, sq) if sq >= 0 else sq
+
+    d["pos"] = [sq_of(sq) for sq in d["pos"]]
+    d["prongs"] = [mirror_prongs(m) for m in d["prongs"]]
+    d["origin"] = sq_of(d["origin"])
+    d["jumped"] = [sorted(sq_of(sq) for sq in squares) for squares in d["jumped"]]
+    d["jumped_order"] = [sq_of(sq) for sq in d["jumped_order"]]
+    history = {}
+    for key, n in d["history"].items():  # "[(square, colour, prongs), ...]|supply|pools|to_move"
+        pods, rest = key.split("|", 1)
+        turned = sorted((sq_of(sq), c, mirror_prongs(m)) for sq, c, m in ast.literal_eval(pods))
+        history[f"{turned}|{rest}"] = n
+    d["history"] = history
+    return State.from_dict(d)
 
 
 def custom(
