@@ -42,7 +42,7 @@ the action indices (``Game.symmetries()``; the doc page's "Symmetries").
 from __future__ import annotations
 
 import struct
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -302,7 +302,7 @@ def mirror_dir(d: int) -> int:
     return -d & 7
 
 
-@cache
+@lru_cache(maxsize=8)  # a key per board and action layout: four in all
 def _mirror(big: bool, pods: int, reposition: bool) -> Symmetry:
     """The left-right mirror (file x <-> W-1-x) as gathers ``new[j] = old[index[j]]`` (see
     :class:`~envs.core.game.Symmetry`); ``big`` = the 9x9 board of the X variants.
