@@ -61,11 +61,14 @@ MASKED_LOGIT = -1e8
 
 
 class BoardCNN(BaseFeaturesExtractor):
-    """Convolutions over ``(C, H, W)`` planes, then one linear layer to ``features_dim``."""
+    """Convolutions over ``(C, H, W)`` planes, then one linear layer to ``features_dim`` (an int
+    >= 1, else ``ValueError``)."""
 
     def __init__(
         self, observation_space: spaces.Box, features_dim: int = 256, channels: Sequence[int] = (64, 64)
     ) -> None:
+        if isinstance(features_dim, bool) or not isinstance(features_dim, int) or features_dim < 1:
+            raise ValueError(f"BoardCNN: features_dim must be an int >= 1, got {features_dim!r}")
         super().__init__(observation_space, features_dim)
         c, h, w = observation_space.shape
         layers: list[nn.Module] = []
@@ -391,7 +394,12 @@ class MaskedRolloutBuffer(MaskableRolloutBuffer):
 def algorithm_kwargs(name: str) -> dict[str, Any]:
     """What ``MaskablePPO(...)`` (or ``MaskablePPO.load``) takes besides the config's PPO
     settings for the ``policy`` option ``name``: with ``"masked"`` the bool-mask rollout buffer
-    (:class:`MaskedRolloutBuffer`), with ``"sb3"`` nothing (sb3-contrib's own buffer)."""
+    (:class:`MaskedRolloutBuffer`), with ``"sb3"`` nothing (sb3-contrib's own buffer); another
+    name is a ``ValueError``, as for :func:`policy_class`."""
+    from training.config import POLICIES
+
+    if name not in POLICIES:
+        raise ValueError(f"policy must be one of {list(POLICIES)}, got {name!r}")
     return {"rollout_buffer_class": MaskedRolloutBuffer} if name == "masked" else {}
 
 

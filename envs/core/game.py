@@ -418,9 +418,11 @@ class Game(ABC, Generic[C, S]):
         into the draw pile) is re-dealt like the rest, as a player without memory would. It
         never uses more than ``seat`` saw. The default, a plain clone, is for games with
         neither hidden information nor chance (Octi); a game with chance but nothing hidden
-        should still give the clone a fresh generator.
+        should still give the clone a fresh generator. ``rng`` must be a numpy ``Generator``
+        (:func:`check_rng`), as for :meth:`new_initial_state`.
         """
         check_seat(seat, self.num_players)
+        check_rng(rng)
         return state.clone()  # type: ignore[return-value]
 
     def symmetries(self) -> tuple[Symmetry, ...]:

@@ -95,7 +95,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from envs.core.bots import Bot, check_engine_state, check_mover
 from envs.core.config import check_int, check_seed
-from envs.core.game import TERMINAL, Game, GameState, check_seat, hides_nothing
+from envs.core.game import TERMINAL, Game, GameState, check_rng, check_seat, hides_nothing
 from envs.core.registry import GAMES, get_game
 
 #: prefix of the names registered with ``pyspiel``
@@ -327,12 +327,19 @@ class EightfoldGame(pyspiel.Game):  # type: ignore[misc]
         ``make_observation`` documents)."""
         if params:
             raise ValueError(f"observation parameters are not supported, got {dict(params)}")
-        default = iig_obs_type is None or (
+        perfect = _perfect(self.name)
+        if iig_obs_type is None:
+            return _Observer(self.engine, picture=perfect)
+        if not isinstance(iig_obs_type, pyspiel.IIGObservationType):
+            raise ValueError(
+                "make_py_observer: iig_obs_type must be a pyspiel.IIGObservationType or None, "
+                f"got {type(iig_obs_type).__name__} {iig_obs_type!r}"
+            )
+        default = (
             iig_obs_type.public_info
             and not iig_obs_type.perfect_recall
             and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         )
-        perfect = _perfect(self.name)
         if default or (perfect and not iig_obs_type.perfect_recall):
             return _Observer(self.engine, picture=perfect)
         if perfect:
@@ -440,12 +447,20 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
         check_seat(seat, game.num_players, "player")
         return game.observe(self.engine, seat).ravel().tolist()
 
+    def observation_string(self, player: int | None = None) -> str:
+        # the seat checked here, as for observation_tensor (pyspiel's own check is a bare SpielError)
+        if player is None:
+            return super().observation_string()  # type: ignore[no-any-return]
+        check_seat(player, self._shared.engine.num_players, "player")
+        return super().observation_string(int(player))  # type: ignore[no-any-return]
+
     def information_state_string(self, player: int | None = None) -> str:
         if not _perfect(self._shared.engine.name):
             raise ValueError(_no_info_state(self._shared.short_name, "string"))
         if player is None:
             return super().information_state_string()  # type: ignore[no-any-return]
-        return super().information_state_string(player)  # type: ignore[no-any-return]
+        check_seat(player, self._shared.engine.num_players, "player")
+        return super().information_state_string(int(player))  # type: ignore[no-any-return]
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         raise ValueError(_no_info_state(self._shared.short_name, "tensor"))
@@ -490,8 +505,10 @@ class EightfoldState(pyspiel.State):  # type: ignore[misc]
 
     def resample(self, player: int, rng: np.random.Generator) -> EightfoldState:
         """A state ``player`` cannot tell from this one: the engine's ``resample_hidden``
-        re-deals everything hidden from ``player`` and the future chance, from ``rng``."""
+        re-deals everything hidden from ``player`` and the future chance, from ``rng`` (a numpy
+        ``Generator``, as for ``new_initial_state``)."""
         check_seat(player, self._shared.engine.num_players, "player")
+        check_rng(rng)
         out = self.clone()
         out._engine = self._shared.engine.resample_hidden(self.engine, player, rng)
         return out
@@ -565,6 +582,11 @@ class EightfoldBot(pyspiel.Bot):  # type: ignore[misc]
         self.spec = spec
 
     def step(self, state: EightfoldState) -> int:
+        if not isinstance(state, EightfoldState):
+            raise ValueError(
+                f"EightfoldBot.step: state must be a state of an eightfold OpenSpiel game "
+                f"(game.new_initial_state()), got {type(state).__name__}"
+            )
         return int(self._bot.act(state.engine, state.current_player(), self._rng))
 
     def restart_at(self, state: EightfoldState) -> None:
@@ -599,6 +621,12 @@ class OpenSpielISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, game: Game[Any, Any], sims: Any = 200, c: Any = 2.0, rollouts: Any = 1) -> None:
+        if not isinstance(game, Game):
+            hint = " (an OpenSpiel game: pass its .engine)" if isinstance(game, EightfoldGame) else ""
+            raise ValueError(
+                f"ismcts: game must be an eightfold engine Game (e.g. get_game(name).game_class()()), "
+                f"got {type(game).__name__}{hint}"
+            )
         super().__init__(game)
         if hides_nothing(game):
             raise ValueError(

@@ -105,6 +105,7 @@ class OttoGameOverGame(Game[Config, State]):
 
     def resample_hidden(self, state: State, seat: int, rng: np.random.Generator) -> State:
         check_seat(seat, self.num_players)
+        check_rng(rng)
         return encode.resample_hidden(state, seat, rng)
 
     def symmetries(self) -> tuple[Symmetry, ...]:

@@ -107,6 +107,7 @@ class OttoOctopusGame(Game[Config, State]):
         privately is not kept (its observation does not hold it either): those tiles are
         re-dealt with the rest."""
         check_seat(seat, self.num_players)
+        check_rng(rng)
         st = state.clone()
         pool = sorted(st.pile + hidden_tiles(st, seat))  # sorted: the result may not depend on the deal
         slots = [  # the hidden places of the other hands

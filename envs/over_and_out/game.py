@@ -116,6 +116,7 @@ class OverAndOutGame(Game[Config, State]):
         reshuffle put into the draw pile is not remembered (the observation does not hold it):
         they are re-dealt with the other unseen cards."""
         check_seat(seat, self.num_players)
+        check_rng(rng)
         s = state.clone()
         s.rng = np.random.default_rng(rng.integers(2**63))
         mine = bool(state.chips[seat])  # an eliminated seat no longer sees its last hand

@@ -82,4 +82,15 @@ def read_meta(path: str | Path) -> dict[str, Any]:
         raise ValueError(
             f"{str(path)!r} lacks {missing}: not the run metadata eightfold train --backend rllib writes"
         )
+    # the keys its readers use, by type (a wrong one failed later, naming neither file nor key)
+    for key, kind, what in (
+        ("game", str, "a game name"),
+        ("params", dict, "a mapping of game parameters"),
+        ("module", str, "a module id"),
+    ):
+        if key in meta and not isinstance(meta[key], kind):
+            raise ValueError(
+                f"{str(path)!r}: {key} must be {what}, got {meta[key]!r}: not the run metadata "
+                "eightfold train --backend rllib writes"
+            )
     return dict(meta)

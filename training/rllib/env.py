@@ -13,6 +13,10 @@ paid to any agent at any step (RLlib holds them until that agent's next observat
   learning agent whose return changed - so the terminal reward also reaches the agents
   that did not make the last move, and placement rewards of eliminations mid-game reach
   the eliminated agent, who is then terminated (with a final observation, all-zero mask).
+* ``env_config`` takes the keys of :data:`ENV_CONFIG_KEYS` (``game`` or ``game_class``,
+  ``params``: a dict of game parameters, ``opponents`` (or ``opponent``, not both),
+  ``self_play``, ``seed``: an int >= 0, ``bots``); another key, or a value of the wrong type,
+  is a ``ValueError``.
 * ``env_config["opponents"]``: ``{spec: weight}`` (or ``"random,self"``), one drawn per
   episode like the SB3 opponent pool. ``"self"``: every seat is an RLlib agent - with
   ``self_play="shared"`` all are ``player_<seat>`` (one learning module plays them all);
@@ -25,8 +29,9 @@ paid to any agent at any step (RLlib holds them until that agent's next observat
   ``env()`` does (PettingZoo's ``TerminateIllegalWrapper``; OCT-48, OAO-43, OGO-63, OTP-44):
   the mover gets -1, every other learning agent still playing 0, and all are terminated
   (RLlib's own ``check_multiagent_environments`` steps with ``action_space.sample()``). An
-  action outside the action space, or a non-integer, raises ``ValueError``; so does a ``step()``
-  after the episode ended (call ``reset()``).
+  action outside the action space, or a non-integer, raises ``ValueError``; so do a ``step()``
+  whose argument is no ``{agent_id: action}`` dict and a ``step()`` after the episode ended
+  (call ``reset()``).
 * ``reset(options=...)`` takes the game's reset options; a position set up mid-game (the
   ``state`` option) starts the episode there as in the AEC env: seats already knocked out are
   no agents of it and what was paid before it is no reward of it. Options that give a
@@ -48,11 +53,21 @@ from envs.core.config import check_seed
 from envs.core.game import Game, GameState
 from training.rllib.common import FROZEN_PREFIX, parse_opponents
 
+#: the keys ``env_config`` takes (any other is a ``ValueError``: a misspelt key would train
+#: against other opponents without a word)
+ENV_CONFIG_KEYS = ("game", "game_class", "params", "opponents", "opponent", "self_play", "seed", "bots")
+
 
 def make_game(env_config: Mapping[str, Any]) -> Game[Any, Any]:
     """The engine ``Game`` named by ``env_config``: ``game`` (a registered name or id) or
-    ``game_class`` (a ``Game`` subclass, for tests), with ``params``."""
-    params = dict(env_config.get("params") or {})
+    ``game_class`` (a ``Game`` subclass, for tests), with ``params`` (a dict of game
+    parameters, else ``ValueError``)."""
+    given = env_config.get("params")
+    if given is not None and not isinstance(given, Mapping):
+        raise ValueError(
+            f"env_config params must be a dict of game parameters (e.g. {{'num_players': 3}}), got {given!r}"
+        )
+    params = dict(given or {})
     game_class = env_config.get("game_class")
     if game_class is None:
         from envs.core.registry import get_game
@@ -95,6 +110,15 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         worker = int(getattr(config, "worker_index", 0) or 0)
         vector = int(getattr(config, "vector_index", 0) or 0)
         config = dict(config or {})
+        unknown = sorted((k for k in config if k not in ENV_CONFIG_KEYS), key=repr)
+        if unknown:
+            raise ValueError(f"unknown env_config key(s) {unknown}; known: {list(ENV_CONFIG_KEYS)}")
+        if "opponents" in config and "opponent" in config:
+            raise ValueError(
+                f"env_config gives both opponents ({config['opponents']!r}) and opponent "
+                f"({config['opponent']!r}); give one"
+            )
+        seed = 0 if config.get("seed") is None else check_seed(config["seed"], "env_config seed")
         self.game = make_game(config)
         n = self.game.num_players
         self.self_play = str(config.get("self_play", "shared"))
@@ -115,7 +139,6 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         self._bots = {k: env_bot(self.game, config, k) for k in self._specs if k != "self"}
         # Distinct streams per EnvRunner and per vectorised copy (EnvContext attributes), and per
         # run: the run's seed goes into every seeded reset too (below).
-        seed = int(config.get("seed", 0) or 0)
         self._stream = (worker, vector, seed)
         self._rng = np.random.default_rng([seed, worker, vector])
         self._state: GameState | None = None
@@ -185,6 +208,11 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------- step
     def step(self, action_dict: Mapping[Any, Any]) -> tuple[Any, Any, Any, Any, Any]:
+        if type(action_dict) is not dict and not isinstance(action_dict, Mapping):
+            raise ValueError(
+                f"step() takes a dict {{agent_id: action}}, e.g. {{'player_0': 3}}, "
+                f"got {type(action_dict).__name__} {action_dict!r}"
+            )
         state = self.state
         if self._illegal_end:
             raise ValueError("the episode ended on an illegal action; call reset()")

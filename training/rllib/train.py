@@ -21,10 +21,14 @@ Hyper-parameters come from the same resolved training config as the SB3 trainer
 ``rllib:`` mapping (``--set 'rllib={"lambda_": 0.95}'`` or a YAML key) is passed to
 ``PPOConfig.training`` after checks of its keys (old-API keys that the new stack never reads,
 ``train_batch_size``, ``model``, ..., are refused with what does their work) and of the
-numeric ones' ranges; what none of these sets keeps RLlib's default. The SB3-only
+numeric ones' ranges (a number YAML read as text, ``lr: 1e-3``, is read as the number, as
+for the top-level options); what none of these sets keeps RLlib's default. The SB3-only
 settings (``seat``, ``partner``, the evaluation options, ``pool_size``, ``latest_prob``,
-``policy``, the CNN settings) are not used (``checkpoint_every`` and ``snapshot_every`` are);
-``shaping``, ``vf_arch`` and ``pretrain_samples`` are refused by name. The network is RLlib's default PPO module: one
+``policy``, ``vec_env``, the CNN settings) are not used when they come from a config file
+(``checkpoint_every`` and ``snapshot_every`` are); given on the command line (``--set
+seat=1``, :data:`SB3_ONLY_SETTINGS`) they are a usage error, as is ``--self-play frozen``
+without ``self`` among the opponents; ``shaping``, ``vf_arch`` and ``pretrain_samples`` are
+refused by name. The network is RLlib's default PPO module: one
 shared encoder of ``net_arch`` under the policy and value heads (SB3's policy has two separate
 MLPs). ``--iterations N`` stops after N iterations or at ``timesteps``, whichever comes
 first. The run directory (``eightfold train``'s default ``runs/<game>``, as SB3's;
@@ -68,6 +72,7 @@ leaving the run as its last save left it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -302,6 +307,53 @@ NUMERIC_SETTINGS: dict[str, tuple[float, float, bool]] = {
 COUNT_SETTINGS = ("train_batch_size_per_learner", "minibatch_size", "num_epochs")
 
 
+def numbers_in_settings(settings: Any) -> Any:
+    """``settings`` (the ``rllib:`` mapping) with each numeric setting (:data:`NUMERIC_SETTINGS`)
+    that is a string read as a number, as :func:`training.config.merge` reads the top-level
+    float options: YAML 1.1 reads ``lr: 1e-3`` (no dot) as the string ``'1e-3'``. A string that
+    is no number stays, for :func:`check_training_settings` to name."""
+    if not isinstance(settings, dict):
+        return settings
+    out = dict(settings)
+    for key in NUMERIC_SETTINGS:
+        value = out.get(key)
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                out[key] = float(value)
+    return out
+
+
+#: SB3-only training options that the RLlib backend does not use, with why: one given on the
+#: command line (``--set seat=1``) is a usage error (from a config file it is not used)
+SB3_ONLY_SETTINGS = {
+    "seat": "RLlib draws the learner's seat per episode",
+    "partner": "the RLlib env has no partner seat: the learning module or the bots play every seat",
+    "policy": "RLlib trains its own masked PPO module",
+    "vec_env": "RLlib steps its env copies in its EnvRunners: --num-env-runners, --envs-per-runner",
+    "pool_size": "RLlib's frozen opponent is one snapshot of main (snapshot_every), no pool",
+    "latest_prob": "RLlib's frozen opponent is one snapshot of main (snapshot_every), no pool",
+    "cnn_channels": "RLlib's module is an MLP of net_arch over the flattened observation",
+    "features_dim": "RLlib's module is an MLP of net_arch over the flattened observation",
+}
+#: the values of :data:`SB3_ONLY_SETTINGS` that ask for nothing (the SB3 default of "none")
+_UNSET = {"seat": None, "partner": None}
+
+
+def check_command_line_settings(args: argparse.Namespace) -> None:
+    """An SB3-only setting given on the command line (``--set seat=1``) would have no effect
+    under RLlib: a usage error naming it (README: an option that would have no effect is
+    refused). The same settings from a config file are not used, and not refused."""
+    from training.params import parse_params
+
+    items = getattr(args, "set", None) or []
+    given = parse_params(items, flag="--set")
+    bad = [k for k in SB3_ONLY_SETTINGS if k in given and not (k in _UNSET and given[k] is _UNSET[k])]
+    if bad:
+        typed = {item.partition("=")[0].strip(): item for item in items}  # the last of a key, as typed
+        why = "; ".join(f"{k}: {SB3_ONLY_SETTINGS[k]}" for k in bad)
+        raise ValueError(f"--set {', --set '.join(typed[k] for k in bad)}: for --backend sb3 only ({why})")
+
+
 def check_training_settings(settings: dict[str, Any]) -> None:
     """An ``rllib:`` key that ``PPOConfig.training`` does not take, or that RLlib's new API
     stack never reads, and a value out of range are usage errors before Ray starts (they were a
@@ -419,6 +471,10 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
             f"vf_arch={config['vf_arch']} (a critic of its own) is for the SB3 policy's separate MLPs; "
             "RLlib's module shares one encoder of net_arch: train with --backend sb3, or add --set vf_arch=null"
         )
+    check_command_line_settings(args)
+    explicit_frozen = getattr(args, "self_play", None) == "frozen"  # before a resume sets it
+    if "rllib" in config:  # YAML's '1e-3' text read as the number it is
+        config = {**config, "rllib": numbers_in_settings(config["rllib"])}
     if int(config.get("pretrain_samples") or 0) > 0:  # behaviour cloning fits an SB3 policy
         raise ValueError(
             f"pretrain_samples={config['pretrain_samples']} (behaviour-cloning warm start) is "
@@ -443,6 +499,11 @@ def train_rllib(args: argparse.Namespace, params: dict[str, Any], config: dict[s
     if resume:
         meta_before, done = check_rllib_resume(run_dir, args, params, config, max_steps)
     env_config = make_env_config(args, params, config)
+    if explicit_frozen and "self" not in env_config["opponents"]:  # no frozen seat to play
+        raise ValueError(
+            f"--self-play frozen: no 'self' among the opponents {env_config['opponents']}, so it has no "
+            "effect; add self to --opponents, or drop --self-play"
+        )
     from training.players import is_model_spec
     from training.rllib.common import is_rllib_spec
 
