@@ -14,9 +14,12 @@ from envs.core.bots import make_bot
 from envs.core.registry import get_game
 
 try:
+    if len(sys.argv) > 2:
+        raise ValueError(f"expected at most one argument, the game; got {sys.argv[1:]}")
     entry = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out")
-except ValueError as exc:  # an unknown game is named, without a traceback
-    raise SystemExit(f"engine_and_bots.py: error: {exc}") from None
+except ValueError as exc:  # an unknown game is named, without a traceback (exit 2: a usage error)
+    print(f"engine_and_bots.py: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 name = entry.name
 game = entry.game_class()(**({"num_players": 2} if name != "octi" else {}))
 

@@ -45,11 +45,14 @@ def main(game: str = "otto_octopus", steps: int = 4_096) -> None:
 if __name__ == "__main__":
     from envs.core.registry import get_game
 
-    try:  # an unknown game or a bad step count is named, without a traceback
+    try:  # an unknown game or a bad step count is named, without a traceback (exit 2)
+        if len(sys.argv) > 3:
+            raise ValueError(f"expected [game] [steps], got {len(sys.argv) - 1} arguments")
         name = get_game(sys.argv[1] if len(sys.argv) > 1 else "otto_octopus").name
         text = sys.argv[2] if len(sys.argv) > 2 else "4096"
         if not (text.isascii() and text.isdigit()) or int(text) < 1:
             raise ValueError(f"steps must be an integer >= 1, got {text!r}")
     except ValueError as exc:
-        raise SystemExit(f"gym_single_agent.py: error: {exc}") from None
+        print(f"gym_single_agent.py: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     main(name, int(text))

@@ -190,7 +190,17 @@ def main() -> None:
     bad = [g for g in names if g not in PILES]
     if args.oracle == "hands" and bad:
         ap.error(f"--oracle hands: only for {', '.join(PILES)}, not {', '.join(bad)}")
-    configs = parse_configs(args.config)
+    try:
+        configs = parse_configs(args.config)
+    except ValueError as exc:
+        ap.error(f"--config: {exc}")
+    if args.mcts:
+        try:
+            _, mcts_params = parse_bot_spec(f"mcts:{args.mcts}")
+        except ValueError as exc:
+            ap.error(f"--mcts: {exc}")
+        if "sims" in mcts_params:
+            ap.error(f"--mcts: set the simulations per move with --budgets, not sims={mcts_params['sims']}")
     extra = f",{args.mcts}" if args.mcts else ""
     print("| game | config | sims/s (mcts:sims=200" + extra + ") |\n|---|---|---|")
     for name in names:
@@ -226,7 +236,8 @@ if __name__ == "__main__":
     try:
         main()
     except ValueError as exc:  # a bad game name, config or bot parameter: say which, no traceback
-        raise SystemExit(f"mcts_strength.py: error: {exc}") from None
+        print(f"mcts_strength.py: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     except KeyboardInterrupt:
         print("\nmcts_strength.py: interrupted", file=sys.stderr)
         raise SystemExit(130) from None

@@ -27,7 +27,9 @@ from training.evaluate import run_tournament
 from training.replay import load_records, write_dataset
 from training.tournament import play_pairing
 
-try:  # an unknown game, a bad count or teacher is named, without a traceback
+try:  # an unknown game, a bad count or teacher is named, without a traceback (exit 2)
+    if len(sys.argv) > 5:
+        raise ValueError(f"expected [game] [games] [epochs] [teacher], got {len(sys.argv) - 1} arguments")
     name = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out").name
     counts = sys.argv[2:4] + ["200", "10"][len(sys.argv[2:4]) :]
     if not all(c.isascii() and c.isdigit() and int(c) > 0 for c in counts):
@@ -39,7 +41,8 @@ try:  # an unknown game, a bad count or teacher is named, without a traceback
     #    teacher (bot spec or model .zip) is named before any game
     res = run_tournament(name, params, [teacher, "random"], games, workers=1, records=True)
 except ValueError as exc:
-    raise SystemExit(f"offline_bc.py: error: {exc}") from None
+    print(f"offline_bc.py: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 torch.manual_seed(0)
 with tempfile.TemporaryDirectory() as tmp:
     records_path, data_path = Path(tmp) / "games.jsonl", Path(tmp) / "teacher.npz"

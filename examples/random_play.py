@@ -19,8 +19,9 @@ try:  # an unknown game or a bad parameter is named, without a traceback
     game = get_game(sys.argv[1] if len(sys.argv) > 1 else "over_and_out").name
     params = parse_params(sys.argv[2:], flag="parameter")
     env = pettingzoo.make("aec", f"eightfold/{game}-v0", **params)
-except ValueError as exc:
-    raise SystemExit(f"random_play.py: error: {exc}") from None
+except ValueError as exc:  # exit 2: a usage error
+    print(f"random_play.py: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 env.reset(seed=42)  # the same seed gives the same game
 rng = np.random.default_rng([42, 1])  # seed your policy too, apart from the deal's default_rng(42)
 

@@ -6,21 +6,27 @@ python examples/render_png.py octi 20 octi.png
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 
 from envs.core.draw import save_png
 from envs.core.registry import get_game
 
-try:  # an unknown game or a bad step count is named, without a traceback
+try:  # an unknown game, a bad step count or output is named, without a traceback (exit 2)
+    if len(sys.argv) > 4:
+        raise ValueError(f"expected [game] [steps] [out.png], got {len(sys.argv) - 1} arguments")
     entry = get_game(sys.argv[1] if len(sys.argv) > 1 else "octi")
     text = sys.argv[2] if len(sys.argv) > 2 else "20"
     if not (text.isascii() and text.isdigit()):
         raise ValueError(f"steps must be an integer >= 0, got {text!r}")
     steps = int(text)
+    out = sys.argv[3] if len(sys.argv) > 3 else f"{entry.name}.png"
+    if Path(out).is_dir():
+        raise ValueError(f"out {out!r} is a directory; give a .png file name")
 except ValueError as exc:
-    raise SystemExit(f"render_png.py: error: {exc}") from None
-out = sys.argv[3] if len(sys.argv) > 3 else f"{entry.name}.png"
+    print(f"render_png.py: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 
 env = entry.env(render_mode="rgb_array")
 env.reset(seed=0)

@@ -6,6 +6,8 @@ measure it against the random bot - the training layer used as a library.
 
 from __future__ import annotations
 
+import argparse
+
 from training.config import TrainConfig
 from training.evaluate import format_table, run_tournament
 from training.train import train
@@ -31,4 +33,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    # no options: --help prints this, anything else is a usage error (exit 2), not a minute of training
+    argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    ).parse_args()
     main()

@@ -664,9 +664,12 @@ def test_gym_single_agent_trains_the_steps_given_against_random(
 def test_gym_single_agent_refuses_zero_steps(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A step count of 0 is refused by name before any env or model is built."""
-    with pytest.raises(SystemExit, match=r"steps must be an integer >= 1, got '0'"):
+    """A step count of 0 is refused by name before any env or model is built: one line on
+    stderr, exit status 2."""
+    with pytest.raises(SystemExit) as exc:
         _run_script("gym_single_agent", ["octi", "0"], monkeypatch, capsys)
+    assert exc.value.code == 2
+    assert "steps must be an integer >= 1, got '0'" in capsys.readouterr().err
 
 
 def test_offline_bc_counts_games_epochs_and_the_teachers_decisions(

@@ -292,11 +292,12 @@ def test_mcts_strength_script_names_a_bad_config_and_an_interrupt(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Run as a script: a ``ValueError`` (an unknown game in ``--config``) is one line
-    ``mcts_strength.py: error: ...``; Ctrl-C ends it with status 130 and ``interrupted`` on stderr."""
-    code, _ = _script_error(
+    ``mcts_strength.py: error: --config: ...`` with usage status 2 (it was status 1, the message
+    as the exit code); Ctrl-C ends it with status 130 and ``interrupted`` on stderr."""
+    code, err = _script_error(
         "mcts_strength", ["--games", "octi", "--config", "chess:x=1"], monkeypatch, capsys
     )
-    assert isinstance(code, str) and code.startswith("mcts_strength.py: error: unknown game 'chess'")
+    assert code == 2 and "mcts_strength.py: error: --config: unknown game 'chess'" in err
     import envs.core.mcts
 
     def interrupt(*args: Any, **kwargs: Any) -> float:
@@ -486,9 +487,11 @@ def test_offline_bc_defaults_to_200_heuristic_games_of_over_and_out_for_two(
 def test_offline_bc_refuses_zero_games_or_epochs(
     counts: list[str], shown: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A count of 0 is named in one line (with the default filled in), before any game."""
-    code, _ = _script_error("offline_bc", ["over_and_out", *counts], monkeypatch, capsys)
-    assert code == f"offline_bc.py: error: games and epochs must be integers >= 1, got {shown}"
+    """A count of 0 is named in one line on stderr (with the default filled in), before any
+    game, with usage status 2 (it was status 1: the message was the ``SystemExit`` code)."""
+    code, err = _script_error("offline_bc", ["over_and_out", *counts], monkeypatch, capsys)
+    assert code == 2
+    assert err == f"offline_bc.py: error: games and epochs must be integers >= 1, got {shown}\n"
 
 
 # ------------------------------------------------------------------------------- rllib_train
@@ -653,9 +656,9 @@ def test_step_counts_that_are_not_decimal_integers_are_named_as_such(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A count the script cannot read gets the script's own message, naming the value: ``'²'``
-    passed ``str.isdigit()`` and then got ``int()``'s own message."""
-    code, _ = _script_error(name, argv, monkeypatch, capsys)
-    assert code == message
+    passed ``str.isdigit()`` and then got ``int()``'s own message. One line on stderr, status 2."""
+    code, err = _script_error(name, argv, monkeypatch, capsys)
+    assert code == 2 and err == message + "\n"
 
 
 def test_oao_best_response_plays_a_forced_move_without_sampling(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -696,3 +699,92 @@ def test_oao_round_playout_reports_a_lost_chip_as_not_kept() -> None:
         assert kept == (state.chips[0] == before[0]) and state.chips != before
         answers.add(kept)
     assert answers == {True, False}
+
+
+# ------------------------------------------------------------------ bad input: status 2, one line
+def test_render_png_refuses_a_directory_as_its_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``render_png.py octi 5 <dir>`` is one line naming the directory, status 2, before any
+    move; it was a traceback (``IsADirectoryError``, status 1) after the moves were played."""
+    code, err = _script_error("render_png", ["octi", "5", str(tmp_path)], monkeypatch, capsys)
+    assert code == 2
+    assert err == f"render_png.py: error: out {str(tmp_path)!r} is a directory; give a .png file name\n"
+
+
+def test_engine_and_bots_refuses_a_second_argument(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``engine_and_bots.py octi extra`` is a usage error (status 2) naming the arguments; the
+    extra argument used to be ignored and the script ran (status 0)."""
+    code, err = _script_error("engine_and_bots", ["octi", "extra"], monkeypatch, capsys)
+    assert code == 2 and err == (
+        "engine_and_bots.py: error: expected at most one argument, the game; got ['octi', 'extra']\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("engine_and_bots", ["chess"], "engine_and_bots.py: error: unknown game 'chess'"),
+        ("random_play", ["octi", "--help"], "random_play.py: error: malformed parameter '--help'"),
+        ("gym_single_agent", ["octi", "0"], "gym_single_agent.py: error: steps must be an integer >= 1"),
+    ],
+)
+def test_sys_argv_examples_exit_2_on_bad_input(
+    name: str,
+    argv: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The scripts that read ``sys.argv`` by hand end bad input with usage status 2 and one line
+    on stderr, as argparse does; they exited with the message as the ``SystemExit`` code (status 1)."""
+    code, err = _script_error(name, argv, monkeypatch, capsys)
+    assert code == 2 and err.startswith(message) and err.count("\n") == 1, err
+
+
+def test_train_tiny_help_prints_usage_and_trains_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``train_tiny.py --help`` prints its usage and exits 0 without training; every argument
+    used to be ignored, so ``--help`` started the 30 000-step run."""
+    import training.train
+
+    def refuse(cfg: Any) -> Path:
+        raise AssertionError("--help must not train")
+
+    monkeypatch.setattr(training.train, "train", refuse)
+    with pytest.raises(SystemExit) as exc:
+        _run_script("train_tiny", ["--help"], monkeypatch, capsys)
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: train_tiny.py [-h]") and "Over and Out" in out
+
+
+def test_train_tiny_refuses_unknown_arguments(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``train_tiny.py --bogus`` is a usage error (status 2, the usage line) before any training;
+    it used to be ignored and the run started."""
+    import training.train
+
+    def refuse(cfg: Any) -> Path:
+        raise AssertionError("a bad argument must not train")
+
+    monkeypatch.setattr(training.train, "train", refuse)
+    code, err = _script_error("train_tiny", ["--bogus"], monkeypatch, capsys)
+    assert code == 2 and "usage: train_tiny.py [-h]" in err
+    assert "train_tiny.py: error: unrecognized arguments: --bogus" in err
+
+
+def test_mcts_strength_points_sims_in_mcts_to_budgets(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--mcts sims=100`` says the simulations are set with ``--budgets`` (status 2, before any
+    game); it said ``bot parameter 'sims' given twice in 'mcts:sims=200,sims=100'``, quoting the
+    script's own ``sims=200``, with status 1."""
+    code, err = _script_error("mcts_strength", ["--games", "octi", "--mcts", "sims=100"], monkeypatch, capsys)
+    assert code == 2
+    assert "mcts_strength.py: error: --mcts: set the simulations per move with --budgets, not sims=100" in err
+    assert "given twice" not in err

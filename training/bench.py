@@ -108,6 +108,32 @@ def bench_configs(name: str) -> list[dict[str, Any]]:
     return configs
 
 
+def check_int(name: str, value: Any, low: int) -> None:
+    """``ValueError`` unless ``value`` is an int ``>= low`` (the command line's ``int_at_least`` wording)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+
+
+def check_seconds(value: Any, name: str = "seconds") -> None:
+    """``ValueError`` unless ``value`` is a finite number ``> 0`` (``float_at_least(0, strict=True)``'s wording)."""
+    if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a number > 0, got {value!r}")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a number > 0, got {value}")
+
+
+def check_games(games: Any) -> None:
+    """``ValueError`` unless ``games`` is None (every installed game) or a list of game names."""
+    if isinstance(games, str):
+        raise ValueError(f"games must be a list of game names, got the string {games!r} (write [{games!r}])")
+    if games is not None and (
+        not isinstance(games, (list, tuple)) or not all(isinstance(g, str) for g in games)
+    ):
+        raise ValueError(f"games must be a list of game names (or None: all), got {games!r}")
+
+
 def config_label(name: str, params: dict[str, Any]) -> str:
     """A row's name: the game, then its parameters (``octi variant=x_fast,max_turns=60``)."""
     return name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
@@ -124,7 +150,11 @@ def run_bench(
     ``openspiel`` through the OpenSpiel adapter (``pyspiel``; the ``openspiel`` extra).
     ``on_row`` is called with each row as soon as it is measured (the command line prints it,
     so a run stopped early has shown what it measured). An unknown game name raises
-    ``ValueError`` naming the known ones, before anything is measured."""
+    ``ValueError`` naming the known ones, before anything is measured; so are a bare string for
+    ``games`` and ``seconds`` or ``seed`` out of range."""
+    check_games(games)
+    check_seconds(seconds)
+    check_int("seed", seed, 0)
     names = [get_game(n).name for n in games] if games else installed_games()
     eos: Any = None
     if openspiel:

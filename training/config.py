@@ -336,6 +336,8 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
             data = yaml.safe_load(f)
     except FileNotFoundError as exc:
         raise ValueError(f"no config file {str(path)!r}") from exc
+    except IsADirectoryError:
+        raise ValueError(f"config file {str(path)!r} is a directory; give a YAML file") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     except yaml.YAMLError as exc:

@@ -39,7 +39,7 @@ import numpy as np
 
 from envs.core.game import legal_indices
 from envs.core.registry import get_game, installed_games
-from training.bench import aec_game_runner, bench_configs, config_label
+from training.bench import aec_game_runner, bench_configs, check_games, check_int, check_seconds, config_label
 from training.interrupt import end_pool, sigint_ignored, worker_init
 
 
@@ -82,6 +82,11 @@ def _allocated(make: Callable[[], list[Any]]) -> tuple[float, int]:
 
 def random_positions(game: Any, count: int, rng: np.random.Generator) -> list[Any]:
     """``count`` states, each at a uniformly drawn step of its own seeded random game."""
+    if not hasattr(game, "new_initial_state"):
+        raise ValueError(
+            f"game must be an engine Game (get_game(name).game_class()()), got {type(game).__name__}"
+        )
+    check_int("count", count, 0)
     positions = []
     for _ in range(count):
         start = game.new_initial_state(np.random.default_rng(int(rng.integers(2**31))))
@@ -145,6 +150,9 @@ def measure_memory(
 ) -> MemoryRow:
     """One row of ``eightfold bench --memory`` for a game config, in this process (the
     retained memory first, from whatever caches the process holds)."""
+    check_seconds(seconds)
+    check_int("seed", seed, 0)
+    check_int("positions", positions, 1)
     entry = get_game(name)
     make_env = functools.partial(entry.env, **params)
     held = _retained(make_env, seconds, seed)
@@ -187,7 +195,11 @@ def run_memory_bench(
     """Every config of ``games`` (default: all installed), after the ``connect_four_v3``
     reference: one fresh process a row, one at a time. ``on_row`` is called with each row as
     soon as it is measured. An unknown game name raises ``ValueError`` naming the known ones,
-    before anything is measured."""
+    before anything is measured; so are a bare string for ``games`` and ``seconds`` or ``seed``
+    out of range."""
+    check_games(games)
+    check_seconds(seconds)
+    check_int("seed", seed, 0)
     names = [get_game(n).name for n in games] if games else installed_games()
     rows: list[MemoryRow] = []
 

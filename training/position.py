@@ -38,13 +38,22 @@ def parse_reset_options(text: str | None) -> dict[str, Any] | None:
     if text is None:
         return None
     source = "--options"
+    if not isinstance(text, str):
+        raise ValueError(
+            f"options must be the --options text (a JSON object, or @path of a file holding one), "
+            f"got {type(text).__name__}; for a dict call env.reset(options=...) yourself"
+        )
     if text.startswith("@"):
+        if not text[1:]:
+            raise ValueError("--options '@' names no file; give @path of a JSON file")
         path = Path(text[1:])
         source = f"--options file {str(path)!r}"
         try:
             text = path.read_text(encoding="utf-8")  # OSError: the command line reports it
         except FileNotFoundError:
             raise ValueError(f"{source}: no such file") from None
+        except IsADirectoryError:
+            raise ValueError(f"{source} is a directory; give a JSON file") from None
         except UnicodeDecodeError:
             raise ValueError(f"{source} is not a text file (UTF-8); expected a JSON object") from None
     try:
@@ -66,6 +75,11 @@ def split_moves(text: str | None) -> list[str]:
     """``--moves "prong c2 N; prong d6 S"`` -> the notation strings (empty entries refused)."""
     if text is None:
         return []
+    if not isinstance(text, str):
+        raise ValueError(
+            f"moves must be the --moves text (moves separated by ';'), got {type(text).__name__}; "
+            "a list of moves goes to play_moves or start_state"
+        )
     moves = [m.strip() for m in text.split(";")]
     if moves and not moves[-1]:  # a trailing ';' is harmless
         moves.pop()
@@ -117,6 +131,16 @@ def start_state(game: Any, rng: np.random.Generator, options: dict[str, Any] | N
     """The engine's version of :func:`reset_to_position`: ``game.new_initial_state(rng,
     options)``, then ``moves`` (notation), checked the same way (``eightfold eval`` starts every
     game there)."""
+    if not hasattr(game, "new_initial_state"):
+        raise ValueError(
+            f"game must be an engine Game (get_game(name).game_class()()), got {type(game).__name__}"
+        )
+    if isinstance(moves, str):
+        raise ValueError(
+            f"moves must be a list of notation strings, got the string {moves!r} (split it with split_moves)"
+        )
+    if not isinstance(moves, (list, tuple)):
+        raise ValueError(f"moves must be a list of notation strings (or []), got {type(moves).__name__}")
     try:
         state = game.new_initial_state(rng, options)
     except ValueError as exc:

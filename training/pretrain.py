@@ -220,9 +220,56 @@ class Demonstrations:
         soft: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> Demonstrations:
         """From ``float32`` observations (coded here: :class:`CodedArray`), ``bool`` masks
-        ``[N, num_actions]`` and targets of the same shape (or None)."""
+        ``[N, num_actions]`` and targets of the same shape (or None), integer ``actions [N]`` in
+        ``range(num_actions)`` and ``returns [N]``; ``soft`` as the field documents it. Arrays
+        that disagree (row counts, widths, an action out of range) are a ``ValueError`` naming them."""
         masks = np.asarray(masks, dtype=bool)
-        packed_targets = None if targets is None else np.packbits(np.asarray(targets, dtype=bool), axis=1)
+        if masks.ndim != 2:
+            raise ValueError(
+                f"Demonstrations.of: masks must be a bool array [N, num_actions], got shape {masks.shape}"
+            )
+        obs_shape = np.shape(obs)
+        if not obs_shape:
+            raise ValueError("Demonstrations.of: obs must be an array [N, *observation_shape], got a scalar")
+        actions, returns = np.asarray(actions), np.asarray(returns)
+        for name, a in (("actions", actions), ("returns", returns)):
+            if a.ndim != 1:
+                raise ValueError(f"Demonstrations.of: {name} must be a 1-D array [N], got shape {a.shape}")
+        rows = (obs_shape[0], masks.shape[0], actions.size, returns.size)
+        if len(set(rows)) != 1:
+            raise ValueError(
+                "Demonstrations.of: obs, masks, actions and returns must have the same number of rows, "
+                f"got obs {rows[0]}, masks {rows[1]}, actions {rows[2]}, returns {rows[3]}"
+            )
+        n, num_actions = masks.shape
+        if actions.size and not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"Demonstrations.of: actions must be integers in [0, {num_actions}), got dtype {actions.dtype}"
+            )
+        if actions.size and (actions.min() < 0 or actions.max() >= num_actions):
+            bad = actions[(actions < 0) | (actions >= num_actions)]
+            raise ValueError(
+                f"Demonstrations.of: actions must be integers in [0, {num_actions}) (the masks' width), "
+                f"got {int(bad[0])}"
+            )
+        if targets is not None:
+            targets = np.asarray(targets, dtype=bool)
+            if targets.shape != masks.shape:
+                raise ValueError(
+                    f"Demonstrations.of: targets must have the masks' shape {masks.shape}, got {targets.shape}"
+                )
+        if soft is not None:
+            if len(soft) != 3:
+                raise ValueError(
+                    f"Demonstrations.of: soft must be a tuple (ptr, act, w), got {len(soft)} items"
+                )
+            ptr, act, w = (np.asarray(x) for x in soft)
+            if ptr.shape != (n + 1,) or ptr[0] != 0 or ptr[-1] != act.size or act.size != w.size:
+                raise ValueError(
+                    f"Demonstrations.of: soft must be (ptr [N+1] running from 0 to len(act), act, w) with N = {n}, "
+                    f"got ptr of shape {ptr.shape}, {act.size} actions and {w.size} weights"
+                )
+        packed_targets = None if targets is None else np.packbits(targets, axis=1)
         return cls(
             CodedArray.encode(obs),
             np.packbits(masks, axis=1),
@@ -477,6 +524,8 @@ def concat(parts: list[Demonstrations], consume: bool = False) -> Demonstrations
     part's memory is freed (and handed back, :func:`_return_freed_memory`) as soon as it is
     copied, while the result's pages are committed as they are written: the collection's chunks
     and their concatenation are never all in memory at once."""
+    if not parts:
+        raise ValueError("concat needs at least one Demonstrations, got an empty list")
     if len(parts) == 1:
         return parts.pop() if consume else parts[0]
     soft = None
@@ -574,7 +623,15 @@ def symmetry_tables(
     import torch
 
     n_obs = int(np.prod(obs_shape))
+    if isinstance(symmetries, (str, Symmetry)):
+        raise ValueError(
+            f"symmetries must be a sequence of Symmetry objects (game.symmetries()), got {type(symmetries).__name__}"
+        )
     for g in symmetries:
+        if not isinstance(g, Symmetry):
+            raise ValueError(
+                f"symmetries must be Symmetry objects (game.symmetries()), got {type(g).__name__} {g!r}"
+            )
         for field, index, size, what in (
             ("obs_index", g.obs_index, n_obs, "the flattened observation"),
             ("action_index", g.action_index, num_actions, "the actions"),
@@ -614,6 +671,59 @@ def _columns_moved(a: np.ndarray, choice: np.ndarray, act_tab: np.ndarray) -> np
     return out
 
 
+def _check_fit_args(
+    policy: Any,
+    demos: Any,
+    epochs: Any,
+    batch_size: Any,
+    seed: Any,
+    holdout: Any,
+    learning_rate: Any,
+) -> None:
+    """:func:`fit`'s arguments, each refused by name (``ValueError``) when it cannot be fitted with."""
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+    def is_real(v: Any) -> bool:
+        return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+    if not all(hasattr(policy, a) for a in ("optimizer", "get_distribution", "predict_values")):
+        hint = (
+            " (pass model.policy, the model's MaskableActorCriticPolicy)" if hasattr(policy, "policy") else ""
+        )
+        raise ValueError(
+            f"fit: policy must be an sb3 MaskableActorCriticPolicy{hint}, got {type(policy).__name__}"
+        )
+    if not isinstance(demos, Demonstrations):
+        raise ValueError(f"fit: demos must be Demonstrations, got {type(demos).__name__}")
+    if not len(demos):
+        raise ValueError("fit: demos is empty (0 decisions); nothing to fit")
+    for name, value, low in (("epochs", epochs, 0), ("batch_size", batch_size, 1), ("seed", seed, 0)):
+        if not is_int(value) or value < low:
+            raise ValueError(f"fit: {name} must be an int >= {low}, got {value!r}")
+    if not is_real(holdout) or not 0 <= holdout < 1:
+        raise ValueError(
+            f"fit: holdout must be a number in [0, 1) (the share kept out of training), got {holdout!r}"
+        )
+    if learning_rate is not None and (
+        not is_real(learning_rate) or not np.isfinite(learning_rate) or learning_rate <= 0
+    ):
+        raise ValueError(f"fit: learning_rate must be a finite number > 0 or None, got {learning_rate!r}")
+    want_obs = getattr(getattr(policy, "observation_space", None), "shape", None)
+    if want_obs is not None and tuple(demos.obs.shape[1:]) != tuple(want_obs):
+        raise ValueError(
+            f"fit: demos observations have shape {tuple(demos.obs.shape[1:])} but the policy takes {tuple(want_obs)}"
+            " (demonstrations of another game or view?)"
+        )
+    want_actions = getattr(getattr(policy, "action_space", None), "n", None)
+    if want_actions is not None and demos.num_actions != int(want_actions):
+        raise ValueError(
+            f"fit: demos have {demos.num_actions} actions, the policy {int(want_actions)}"
+            " (demonstrations of another game or view?)"
+        )
+
+
 def fit(
     policy: Any,
     demos: Demonstrations,
@@ -647,8 +757,13 @@ def fit(
 
     from training.policies import set_log_prob
 
+    _check_fit_args(policy, demos, epochs, batch_size, seed, holdout, learning_rate)
     n = len(demos)
     n_train = n - int(round(holdout * n)) if n > 10 else n
+    if n_train == 0 and epochs:
+        raise ValueError(
+            f"fit: holdout {holdout!r} keeps all {n} decisions out of training; give a smaller one"
+        )
     train_idx = np.arange(n_train)
     test = demos.subset(np.arange(n_train, n))
     rng = np.random.default_rng(seed)

@@ -162,6 +162,9 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
         cfg = merge(cfg, saved, str(out / "config.yaml"))
     else:
         path = args.config or default_config_path(name)
+        if args.config is not None and (not args.config or Path(args.config).is_dir()):
+            what = "is a directory" if args.config else "names no file"
+            raise ValueError(f"--config {str(args.config)!r} {what}; give a YAML file")
         if path is not None:
             data = read_yaml(path)
             _check_run_keys(data, str(path), name, out)

@@ -514,13 +514,22 @@ def test_a_malformed_symmetry_is_refused_by_name() -> None:
 
 def test_a_fit_that_fails_leaves_ppos_learning_rate() -> None:
     """``fit(..., learning_rate=...)`` puts PPO's rate back whatever happens: a fit that fails
-    in its first minibatch (here a network for 5 inputs given 3-input decisions), after the
-    warm start's rate was set, must not leave that rate on the optimiser, where a caller going
-    on would train PPO at it; a fit that runs ends at PPO's rate too."""
+    in its first minibatch (here the optimiser's step fails, as an out-of-memory error would),
+    after the warm start's rate was set, must not leave that rate on the optimiser, where a
+    caller going on would train PPO at it; a fit that runs ends at PPO's rate too. (Bad
+    arguments, a network of other inputs among them, are refused before the rate is set.)"""
 
-    policy = _policy(5, 4)
-    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied"):
+    policy = _policy(3, 4)
+    rates: list[float] = []
+
+    def failing_step(*args: Any, **kwargs: Any) -> None:
+        rates.append(policy.optimizer.param_groups[0]["lr"])
+        raise RuntimeError("the step failed")
+
+    policy.optimizer.step = failing_step  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError, match=r"^the step failed$"):
         fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5)
+    assert rates == [0.5], "the fit failed inside its loop, at the warm start's rate"
     assert [g["lr"] for g in policy.optimizer.param_groups] == [1e-3]
     policy = _policy(3, 4)
     log = fit(policy, _demos(), 1, 8, 0.5, 0.5, 0, learning_rate=0.5)
