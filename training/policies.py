@@ -67,8 +67,13 @@ class BoardCNN(BaseFeaturesExtractor):
     def __init__(
         self, observation_space: spaces.Box, features_dim: int = 256, channels: Sequence[int] = (64, 64)
     ) -> None:
-        if isinstance(features_dim, bool) or not isinstance(features_dim, int) or features_dim < 1:
+        if (
+            isinstance(features_dim, (bool, np.bool_))
+            or not isinstance(features_dim, (int, np.integer))
+            or features_dim < 1
+        ):
             raise ValueError(f"BoardCNN: features_dim must be an int >= 1, got {features_dim!r}")
+        features_dim = int(features_dim)
         super().__init__(observation_space, features_dim)
         c, h, w = observation_space.shape
         layers: list[nn.Module] = []

@@ -139,6 +139,8 @@ def start_state(game: Any, rng: np.random.Generator, options: dict[str, Any] | N
         raise ValueError(
             f"moves must be a list of notation strings, got the string {moves!r} (split it with split_moves)"
         )
+    if isinstance(moves, np.ndarray) and moves.ndim == 1:
+        moves = moves.tolist()
     if not isinstance(moves, (list, tuple)):
         raise ValueError(f"moves must be a list of notation strings (or []), got {type(moves).__name__}")
     try:

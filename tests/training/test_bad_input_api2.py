@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 import torch
 
+from envs.core.registry import GAMES
 from training.pretrain import Demonstrations, concat, fit, symmetry_tables
 
 N, A = 20, 10
@@ -82,6 +83,8 @@ def test_config_that_is_a_directory_is_a_usage_error_naming_it(
     )
     with pytest.raises(ValueError, match=r"config file '.*cfgs' is a directory; give a YAML file"):
         read_yaml(folder)
+    assert main(["train", "over_and_out", "--config", ""]) == 2
+    assert capsys.readouterr().err == "eightfold train: error: --config '' names no file; give a YAML file\n"
 
 
 # ------------------------------------------------------------------ 6: fit
@@ -193,6 +196,14 @@ def test_of_refuses_actions_that_are_not_integers_in_range() -> None:
         Demonstrations.of(obs, masks, actions + A, returns, 1)
     with pytest.raises(ValueError, match=r"actions must be integers in \[0, 10\) .*got -1"):
         Demonstrations.of(obs, masks, actions - actions - 1, returns, 1)
+    edge = actions.copy()
+    edge[3] = A  # the first index past the masks' width
+    with pytest.raises(
+        ValueError, match=r"actions must be integers in \[0, 10\) \(the masks' width\), got 10$"
+    ):
+        Demonstrations.of(obs, masks, edge, returns, 1)
+    edge[3] = A - 1
+    assert len(Demonstrations.of(obs, masks, edge, returns, 1)) == len(actions)
 
 
 def test_of_takes_a_list_of_actions_as_an_array_and_checks_soft_rows() -> None:
@@ -204,6 +215,13 @@ def test_of_takes_a_list_of_actions_as_an_array_and_checks_soft_rows() -> None:
     soft = (np.zeros(3, np.int64), np.zeros(1, np.int32), np.zeros(1, np.float32))
     with pytest.raises(ValueError, match=r"soft must be \(ptr \[N\+1\].*N = 20, got ptr of shape \(3,\)"):
         Demonstrations.of(obs, masks, actions, returns, 1, soft=soft)
+    n = len(actions)
+    ptr = np.arange(n + 1, dtype=np.int64)  # one soft target a row
+    act, w = actions.astype(np.int32), np.ones(n, np.float32)
+    assert len(Demonstrations.of(obs, masks, actions, returns, 1, soft=(ptr, act, w))) == n
+    for bad in (ptr + 1, np.concatenate([ptr[:-1], [n + 1]])):  # starts past 0, ends past the rows
+        with pytest.raises(ValueError, match=r"soft must be \(ptr \[N\+1\] running from 0 to len\(act\)"):
+            Demonstrations.of(obs, masks, actions, returns, 1, soft=(bad, act, w))
 
 
 # ------------------------------------------------------------------ 12: symmetry_tables, concat
@@ -301,6 +319,12 @@ def test_memory_functions_refuse_counts_and_a_game_name() -> None:
         measure_memory("octi", {}, 0.05, positions=0)
     with pytest.raises(ValueError, match=r"game must be an engine Game .*got str"):
         random_positions("octi", 2, np.random.default_rng(0))
+    game = GAMES["octi"].game_class()()
+    with pytest.raises(ValueError, match=r"^count must be >= 0, got -1$"):
+        random_positions(game, -1, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"^count must be an int >= 0, got 1\.5$"):
+        random_positions(game, 1.5, np.random.default_rng(0))
+    assert len(random_positions(game, np.int64(2), np.random.default_rng(0))) == 2
 
 
 @pytest.mark.parametrize(
@@ -322,3 +346,15 @@ def test_learner_bench_refuses_zero_counts_and_a_settings_string(
 
     with pytest.raises(ValueError, match=message):
         run_learner_bench("over_and_out", {"num_players": 2}, **kwargs)
+
+
+def test_start_state_takes_a_numpy_array_of_moves() -> None:
+    """A 1-D numpy array of move strings (a column read with numpy or pandas) is the list it
+    holds, as before the moves check; ``start_of`` takes it too."""
+    from training.position import start_state
+
+    game = GAMES["octi"].game_class()()
+    moves = np.array(["prong b2 N", "prong b6 S"])
+    a = start_state(game, np.random.default_rng(0), None, moves)
+    b = start_state(game, np.random.default_rng(0), None, list(moves))
+    assert a.to_dict() == b.to_dict()

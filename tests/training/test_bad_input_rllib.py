@@ -107,6 +107,8 @@ def test_env_config_refuses_both_opponent_keys_and_takes_each() -> None:
     )
     assert env.opponents == {"random": 1.0} and env._stream == (0, 0, 3)
     assert EightfoldMultiAgentEnv({"game": "octi", "params": None, "seed": None})._stream == (0, 0, 0)
+    # a whole float (a YAML 3.0, a Tune search space's sample) is the int it holds, as before
+    assert EightfoldMultiAgentEnv({"game": "octi", "seed": 3.0})._stream == (0, 0, 3)
     with pytest.raises(
         ValueError,
         match=r"^env_config gives both opponents \('random'\) and opponent \('heuristic'\); give one$",
@@ -228,3 +230,4 @@ def test_board_cnn_names_a_bad_features_dim(features_dim: Any) -> None:
     with pytest.raises(ValueError, match=r"^BoardCNN: features_dim must be an int >= 1, got "):
         BoardCNN(space, features_dim)
     assert BoardCNN(space, 4, channels=(2,)).features_dim == 4
+    assert BoardCNN(space, np.int64(4), channels=(2,)).features_dim == 4  # a numpy int, as before

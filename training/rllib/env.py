@@ -118,7 +118,10 @@ class EightfoldMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
                 f"env_config gives both opponents ({config['opponents']!r}) and opponent "
                 f"({config['opponent']!r}); give one"
             )
-        seed = 0 if config.get("seed") is None else check_seed(config["seed"], "env_config seed")
+        seed = config.get("seed")
+        if isinstance(seed, float) and seed.is_integer():  # a whole float (a YAML 3.0, a search space)
+            seed = int(seed)
+        seed = 0 if seed is None else check_seed(seed, "env_config seed")
         self.game = make_game(config)
         n = self.game.num_players
         self.self_play = str(config.get("self_play", "shared"))
