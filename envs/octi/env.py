@@ -165,10 +165,10 @@ episode: no dead steps for them, and nothing paid before the state is paid again
 
 **Symmetries**: the board, its bases and every rule of every variant and option (edgeless,
 allow_reposition, capture_to_reserve, repetition_draw, max_turns) are the same under the
-left-right mirror (file x <-> W+1-x; E <-> W, NE <-> NW, SE <-> SW; N and S stay):
-``game.symmetries()`` (``envs.octi.encode.symmetries``) gives it as gathers
-(:class:`envs.core.game.Symmetry`, named ``"mirror"``): ``observe(mirrored, seat) ==
-observe(state, seat)[sym.obs_index]`` and ``mirrored.legal_mask() ==
+left-right mirror (the k-th file from the left <-> the k-th from the right; E <-> W,
+NE <-> NW, SE <-> SW; N and S stay): ``game.symmetries()`` (``envs.octi.encode.symmetries``)
+gives it as gathers (:class:`envs.core.game.Symmetry`, named ``"mirror"``):
+``observe(mirrored, seat) == observe(state, seat)[sym.obs_index]`` and ``mirrored.legal_mask() ==
 state.legal_mask()[sym.action_index]``. Each pod keeps its id (so stack suffixes ``.k`` and the
 pod planes 48.. keep theirs) and moves to the mirrored square; direction planes and the
 direction of ``prong``/``step``/``jump``/``reposition`` indices are mirrored (the mirror
