@@ -108,7 +108,7 @@ def bench_configs(name: str) -> list[dict[str, Any]]:
     return configs
 
 
-def check_int(name: str, value: Any, low: int) -> None:
+def check_count(name: str, value: Any, low: int) -> None:
     """``ValueError`` unless ``value`` is an int ``>= low`` (the command line's ``int_at_least`` wording)."""
     if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
@@ -154,7 +154,7 @@ def run_bench(
     ``games`` and ``seconds`` or ``seed`` out of range."""
     check_games(games)
     check_seconds(seconds)
-    check_int("seed", seed, 0)
+    check_count("seed", seed, 0)
     names = [get_game(n).name for n in games] if games else installed_games()
     eos: Any = None
     if openspiel:

@@ -39,7 +39,14 @@ import numpy as np
 
 from envs.core.game import legal_indices
 from envs.core.registry import get_game, installed_games
-from training.bench import aec_game_runner, bench_configs, check_games, check_int, check_seconds, config_label
+from training.bench import (
+    aec_game_runner,
+    bench_configs,
+    check_count,
+    check_games,
+    check_seconds,
+    config_label,
+)
 from training.interrupt import end_pool, sigint_ignored, worker_init
 
 
@@ -86,7 +93,7 @@ def random_positions(game: Any, count: int, rng: np.random.Generator) -> list[An
         raise ValueError(
             f"game must be an engine Game (get_game(name).game_class()()), got {type(game).__name__}"
         )
-    check_int("count", count, 0)
+    check_count("count", count, 0)
     positions = []
     for _ in range(count):
         start = game.new_initial_state(np.random.default_rng(int(rng.integers(2**31))))
@@ -151,8 +158,8 @@ def measure_memory(
     """One row of ``eightfold bench --memory`` for a game config, in this process (the
     retained memory first, from whatever caches the process holds)."""
     check_seconds(seconds)
-    check_int("seed", seed, 0)
-    check_int("positions", positions, 1)
+    check_count("seed", seed, 0)
+    check_count("positions", positions, 1)
     entry = get_game(name)
     make_env = functools.partial(entry.env, **params)
     held = _retained(make_env, seconds, seed)
@@ -199,7 +206,7 @@ def run_memory_bench(
     out of range."""
     check_games(games)
     check_seconds(seconds)
-    check_int("seed", seed, 0)
+    check_count("seed", seed, 0)
     names = [get_game(n).name for n in games] if games else installed_games()
     rows: list[MemoryRow] = []
 

@@ -241,12 +241,7 @@ def make_player(
 
 def _is_weight(weight: Any) -> bool:
     """A group's weight: a finite number > 0 (a Python or numpy int or float; not a bool)."""
-    return (
-        isinstance(weight, (int, float, np.integer, np.floating))
-        and not isinstance(weight, (bool, np.bool_))
-        and float(weight) > 0
-        and math.isfinite(float(weight))
-    )
+    return is_real(weight) and 0 < float(weight) < math.inf
 
 
 def _check_player(what: str, player: Any) -> None:

@@ -66,6 +66,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import json
+import math
 import multiprocessing as mp
 import sys
 import time
@@ -77,6 +78,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.config import is_real
 from envs.core.files import write_text
 from envs.core.game import Symmetry
 from training.interrupt import end_pool, sigint_deferred, start_forkserver, worker_init
@@ -685,9 +687,6 @@ def _check_fit_args(
     def is_int(v: Any) -> bool:
         return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
-    def is_real(v: Any) -> bool:
-        return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-
     if not all(hasattr(policy, a) for a in ("optimizer", "get_distribution", "predict_values")):
         hint = (
             " (pass model.policy, the model's MaskableActorCriticPolicy)" if hasattr(policy, "policy") else ""
@@ -706,9 +705,7 @@ def _check_fit_args(
         raise ValueError(
             f"fit: holdout must be a number in [0, 1) (the share kept out of training), got {holdout!r}"
         )
-    if learning_rate is not None and (
-        not is_real(learning_rate) or not np.isfinite(learning_rate) or learning_rate <= 0
-    ):
+    if learning_rate is not None and (not is_real(learning_rate) or not 0 < float(learning_rate) < math.inf):
         raise ValueError(f"fit: learning_rate must be a finite number > 0 or None, got {learning_rate!r}")
     want_obs = getattr(getattr(policy, "observation_space", None), "shape", None)
     if want_obs is not None and tuple(demos.obs.shape[1:]) != tuple(want_obs):

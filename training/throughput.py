@@ -246,10 +246,10 @@ def run_learner_bench(
     """Steps/s of ``learn()`` on ``env`` and on connect_four_v3 (best of ``repeats`` each);
     ``policy`` (``"masked"`` or ``"sb3"``) replaces the config's, and ``settings`` (``--set``)
     any of its training options (``net_arch``, ``n_envs``, ...) for both rows."""
-    from training.bench import check_int
+    from training.bench import check_count
 
-    check_int("timesteps", timesteps, 1)
-    check_int("repeats", repeats, 1)
+    check_count("timesteps", timesteps, 1)
+    check_count("repeats", repeats, 1)
     for name, value in (("params", params), ("settings", settings)):
         if value is not None and not isinstance(value, dict):
             raise ValueError(
