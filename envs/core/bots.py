@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import Game, GameState, hides_nothing, legal_indices
+from envs.core.game import Game, GameState, hides_nothing, legal_indices, same_game_config
 
 BotFactory = Callable[..., "Bot"]
 
@@ -77,12 +77,6 @@ def _own_bots(game: Game[Any, Any]) -> str:
     return f"GAMES[{game.name!r}].bots()" if game.name in GAMES else "that game's own bots"
 
 
-def _same_game(own: Any, theirs: Any) -> bool:
-    """Two configs of one game: the same class, or one a subclass of the other's (a game
-    subclass with a config of its own)."""
-    return isinstance(theirs, type(own)) or isinstance(own, type(theirs))
-
-
 def check_engine_state(state: Any, bot: str) -> None:
     """``ValueError`` unless ``state`` is an engine state (a :class:`GameState`): an env's
     observation dict or ``None`` is not one (a bot calls this before it reads the state)."""
@@ -111,7 +105,7 @@ def check_mover(
     check_engine_state(state, bot)
     own = getattr(game, "config", None)
     theirs = getattr(state, "config", own)  # a state without a config is not checked
-    if game is not None and not _same_game(own, theirs):
+    if game is not None and not same_game_config(own, theirs):
         raise ValueError(
             f"{bot}: the state is not a position of this bot's game: the bot plays {type(game).__name__}, "
             f"the state is {type(state).__module__}.{type(state).__name__}"

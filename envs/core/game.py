@@ -379,7 +379,7 @@ class Game(ABC, Generic[C, S]):
             )
         if not hasattr(state, "config") or theirs == self.config:
             return
-        if not (isinstance(theirs, type(self.config)) or isinstance(self.config, type(theirs))):
+        if not same_game_config(theirs, self.config):
             raise ValueError(f"{what}: the state is a position of {_game_of(theirs)}, not of {self.name}")
         if not same_parameters:
             return
@@ -472,6 +472,12 @@ class Game(ABC, Generic[C, S]):
     def agent_name(self, seat: int) -> str:
         check_seat(seat, self.num_players)
         return f"player_{seat}"
+
+
+def same_game_config(a: Any, b: Any) -> bool:
+    """Two configs of one game, whatever their parameters: the same class, or one a subclass of
+    the other's (a game subclass with a config of its own)."""
+    return isinstance(a, type(b)) or isinstance(b, type(a))
 
 
 def _game_of(config: Any) -> str:
