@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import legal_indices
+from envs.core.game import check_game, legal_indices
 from envs.core.registry import get_game, installed_games
 from training.bench import (
     aec_game_runner,
@@ -89,10 +89,7 @@ def _allocated(make: Callable[[], list[Any]]) -> tuple[float, int]:
 
 def random_positions(game: Any, count: int, rng: np.random.Generator) -> list[Any]:
     """``count`` states, each at a uniformly drawn step of its own seeded random game."""
-    if not hasattr(game, "new_initial_state"):
-        raise ValueError(
-            f"game must be an engine Game (get_game(name).game_class()()), got {type(game).__name__}"
-        )
+    check_game(game, "random_positions")
     check_count("count", count, 0)
     positions = []
     for _ in range(count):

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.game import legal_indices
+from envs.core.game import check_game, legal_indices
 
 #: legal moves shown in the error for an illegal ``--moves`` entry
 SHOWN_LEGAL = 20
@@ -131,10 +131,7 @@ def start_state(game: Any, rng: np.random.Generator, options: dict[str, Any] | N
     """The engine's version of :func:`reset_to_position`: ``game.new_initial_state(rng,
     options)``, then ``moves`` (notation), checked the same way (``eightfold eval`` starts every
     game there)."""
-    if not hasattr(game, "new_initial_state"):
-        raise ValueError(
-            f"game must be an engine Game (get_game(name).game_class()()), got {type(game).__name__}"
-        )
+    check_game(game, "start_state")
     if isinstance(moves, str):
         raise ValueError(
             f"moves must be a list of notation strings, got the string {moves!r} (split it with split_moves)"

@@ -77,7 +77,7 @@ from gymnasium import spaces
 
 from envs.core.aec import check_seed, own_metadata
 from envs.core.config import is_real
-from envs.core.game import Game, GameState, team_seats
+from envs.core.game import Game, GameState, check_game, team_seats
 from training.players import OpponentPool, Player
 
 _MAX_REDEALS = 100
@@ -152,11 +152,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         shaping: float = 0.0,
         gamma: float = 0.99,
     ) -> None:
-        if not isinstance(game, Game):
-            raise ValueError(
-                "game must be an engine Game object (GAMES[name].game_class()(**params), or make_env(name, "
-                f"...) by name), got {game!r}"
-            )
+        check_game(game, "SingleAgentEnv", also="or make_env(name, ...) by name")
         if opponents is not None and not isinstance(opponents, OpponentPool):
             raise ValueError(
                 "opponents must be an OpponentPool or None (OpponentPool.from_specs(game, ['heuristic'], bots) "

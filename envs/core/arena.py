@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bots import Bot, check_game
+from envs.core.bots import Bot
 from envs.core.config import check_seed
-from envs.core.game import Game, GameState, team_seats
+from envs.core.game import Game, GameState, check_game, team_seats
 
 
 def play_game(

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.game import Game, GameState, hides_nothing, legal_indices, same_game_config
+from envs.core.game import Game, GameState, check_game, hides_nothing, legal_indices, same_game_config
 
 BotFactory = Callable[..., "Bot"]
 
@@ -210,14 +210,6 @@ def _parse_value(text: str) -> Any:
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     return text
-
-
-def check_game(game: Any, where: str) -> None:
-    """``ValueError`` naming ``where`` unless ``game`` is an engine :class:`~envs.core.game.Game`
-    object (a game's name is not one)."""
-    if not isinstance(game, Game):
-        hint = f" (GAMES[{game!r}].game_class()(...))" if isinstance(game, str) else ""
-        raise ValueError(f"{where}: game must be a Game object{hint}, got {type(game).__name__}")
 
 
 def make_bot(game: Game[Any, Any], spec: str, bots: Mapping[str, BotFactory]) -> Bot:

@@ -474,6 +474,26 @@ class Game(ABC, Generic[C, S]):
         return f"player_{seat}"
 
 
+def check_game(game: Any, where: str, also: str = "") -> None:
+    """``ValueError`` naming ``where`` unless ``game`` is an engine :class:`Game` object: what
+    the bots, the arena, the single-agent view, the positions, the memory benchmark and
+    ``ismcts`` take. A game's name, an env or an OpenSpiel game is not one, and the message
+    says how to get one from it (``also``: a caller's own way, added to the hint)."""
+    if isinstance(game, Game):
+        return
+    if isinstance(game, str):
+        hint = f" (get_game({game!r}).game_class()(...))"
+    elif isinstance(getattr(game, "engine", None), Game):
+        hint = " (an OpenSpiel game: pass its .engine)"
+    elif isinstance(getattr(getattr(game, "unwrapped", None), "game", None), Game):
+        hint = " (an env: pass env.unwrapped.game)"
+    else:
+        hint = " (get_game(name).game_class()(...))"
+    if also:
+        hint = f"{hint[:-1]}; {also})"
+    raise ValueError(f"{where}: game must be an engine Game object{hint}, got {type(game).__name__}")
+
+
 def same_game_config(a: Any, b: Any) -> bool:
     """Two configs of one game, whatever their parameters: the same class, or one a subclass of
     the other's (a game subclass with a config of its own)."""

@@ -95,7 +95,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from envs.core.bots import Bot, check_engine_state, check_mover
 from envs.core.config import check_int, check_seed
-from envs.core.game import TERMINAL, Game, GameState, check_rng, check_seat, hides_nothing
+from envs.core.game import TERMINAL, Game, GameState, check_game, check_rng, check_seat, hides_nothing
 from envs.core.registry import GAMES, get_game
 
 #: prefix of the names registered with ``pyspiel``
@@ -621,12 +621,7 @@ class OpenSpielISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, game: Game[Any, Any], sims: Any = 200, c: Any = 2.0, rollouts: Any = 1) -> None:
-        if not isinstance(game, Game):
-            hint = " (an OpenSpiel game: pass its .engine)" if isinstance(game, EightfoldGame) else ""
-            raise ValueError(
-                f"ismcts: game must be an eightfold engine Game (e.g. get_game(name).game_class()()), "
-                f"got {type(game).__name__}{hint}"
-            )
+        check_game(game, "ismcts")
         super().__init__(game)
         if hides_nothing(game):
             raise ValueError(

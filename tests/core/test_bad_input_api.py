@@ -73,7 +73,9 @@ def test_a_games_bot_class_refuses_another_game_at_construction() -> None:
 def test_make_bot_refuses_a_game_that_is_not_a_game_object(game: Any) -> None:
     """``make_bot`` needs the engine game object. Old: a name or ``None`` was accepted and the
     bot failed later (or never, for ``random``)."""
-    with pytest.raises(ValueError, match=r"^make_bot: game must be a Game object.*, got (str|NoneType)$"):
+    with pytest.raises(
+        ValueError, match=r"^make_bot: game must be an engine Game object.*, got (str|NoneType)$"
+    ):
         make_bot(game, "random", GAMES["octi"].bots())
 
 
@@ -244,10 +246,13 @@ def test_play_match_and_play_game_refuse_a_game_name() -> None:
     r = RandomBot(game)
     with pytest.raises(
         ValueError,
-        match=r"^play_match: game must be a Game object \(GAMES\['over_and_out'\]\.game_class\(\)\(\.\.\.\)\), got str$",
+        match=r"^play_match: game must be an engine Game object \(get_game\('over_and_out'\)\.game_class\(\)\(\.\.\.\)\), got str$",
     ):
         play_match("over_and_out", [r, r], 2)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"^play_game: game must be a Game object, got NoneType$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^play_game: game must be an engine Game object \(get_game\(name\)\.game_class\(\)\(\.\.\.\)\), got NoneType$",
+    ):
         play_game(None, [r, r], 0)  # type: ignore[arg-type]
 
 

@@ -46,7 +46,11 @@ def test_single_agent_env_refuses_opponent_specs(specs: Any) -> None:
 def test_single_agent_env_refuses_a_game_name() -> None:
     """A game name where the engine Game belongs is refused naming ``game``. Old code:
     ``AttributeError: 'str' object has no attribute 'num_players'``."""
-    with pytest.raises(ValueError, match=r"game must be an engine Game object .*got 'over_and_out'"):
+    with pytest.raises(
+        ValueError,
+        match=r"^SingleAgentEnv: game must be an engine Game object "
+        r"\(get_game\('over_and_out'\)\.game_class\(\)\(\.\.\.\); or make_env\(name, \.\.\.\) by name\), got str$",
+    ):
         SingleAgentEnv("over_and_out", OpponentPool())  # type: ignore[arg-type]
 
 

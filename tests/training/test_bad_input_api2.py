@@ -256,7 +256,7 @@ def test_start_state_refuses_one_moves_string_and_points_to_split_moves() -> Non
         ValueError, match=r"moves must be a list of notation strings \(or \[\]\), got NoneType"
     ):
         start_state(OctiGame(), rng, None, None)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"game must be an engine Game .*got str"):
+    with pytest.raises(ValueError, match=r"^start_state: game must be an engine Game object .*got str$"):
         start_state("octi", rng, None, [])
     assert start_state(OctiGame(), rng, None, ["prong c2 N"]).is_terminal() is False
 
@@ -317,7 +317,7 @@ def test_memory_functions_refuse_counts_and_a_game_name() -> None:
         measure_memory("octi", {}, 0.05, positions=-1)
     with pytest.raises(ValueError, match=r"positions must be >= 1, got 0"):
         measure_memory("octi", {}, 0.05, positions=0)
-    with pytest.raises(ValueError, match=r"game must be an engine Game .*got str"):
+    with pytest.raises(ValueError, match=r"^random_positions: game must be an engine Game object .*got str$"):
         random_positions("octi", 2, np.random.default_rng(0))
     game = GAMES["octi"].game_class()()
     with pytest.raises(ValueError, match=r"^count must be >= 0, got -1$"):
@@ -358,3 +358,32 @@ def test_start_state_takes_a_numpy_array_of_moves() -> None:
     a = start_state(game, np.random.default_rng(0), None, moves)
     b = start_state(game, np.random.default_rng(0), None, list(moves))
     assert a.to_dict() == b.to_dict()
+
+
+def test_the_engine_game_checks_say_how_to_get_the_game_from_an_env_or_an_openspiel_game() -> None:
+    """One check (``envs.core.game.check_game``) serves every place that takes an engine game,
+    and from an env or an OpenSpiel game it says where the engine game is. Old: ``start_state``
+    and ``random_positions`` let anything with a ``new_initial_state`` through (a pyspiel game
+    has one), which then failed on the engine's missing methods."""
+    from envs import octi_v0
+    from training.memory import random_positions
+    from training.position import start_state
+
+    rng = np.random.default_rng(0)
+    env = octi_v0.env()
+    with pytest.raises(
+        ValueError,
+        match=r"^start_state: game must be an engine Game object \(an env: pass env\.unwrapped\.game\), got ",
+    ):
+        start_state(env, rng, None, [])
+    assert start_state(env.unwrapped.game, rng, None, []).is_terminal() is False
+    pytest.importorskip("pyspiel")
+    import envs.core.openspiel as eos
+
+    spiel = eos.load_game("octi")
+    with pytest.raises(
+        ValueError,
+        match=r"^random_positions: game must be an engine Game object \(an OpenSpiel game: pass its \.engine\)",
+    ):
+        random_positions(spiel, 1, rng)
+    assert len(random_positions(spiel.engine, 1, rng)) == 1

@@ -406,15 +406,15 @@ def test_random_positions_come_from_games_of_their_own() -> None:
     at the start), drawn from the run's: not every game from one seed."""
     import copy
 
-    game = get_game("over_and_out").game_class()(num_players=2)
+    cls = get_game("over_and_out").game_class()
     firsts: list[int] = []
 
-    class Watched:
-        def new_initial_state(self, rng: np.random.Generator) -> Any:
+    class Watched(cls):  # type: ignore[misc, valid-type]
+        def new_initial_state(self, rng: np.random.Generator, options: Any = None) -> Any:
             firsts.append(int(copy.deepcopy(rng).integers(2**62)))
-            return game.new_initial_state(rng)
+            return super().new_initial_state(rng, options)
 
-    memory.random_positions(Watched(), 5, np.random.default_rng(2))
+    memory.random_positions(Watched(num_players=2), 5, np.random.default_rng(2))
     assert len(set(firsts)) == 5
 
 
