@@ -235,7 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("list", help="envs, variants, parameters and bots")
+    p = sub.add_parser(
+        "list",
+        help="envs: ids, spaces, parameters with defaults, reset options, bots, Gymnasium and OpenSpiel ids",
+    )
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser(
