@@ -729,16 +729,19 @@ def write_summary(
 def check_backend_flags(args: argparse.Namespace) -> None:
     """A flag of the other backend is an error, not ignored."""
     if getattr(args, "backend", "sb3") == "rllib":
-        sb3_only = {
-            "--eval-every": args.eval_every,
-            "--eval-games": args.eval_games,
-            "--vec-env": args.vec_env,
+        from training.rllib.common import EVAL_AFTERWARDS
+
+        sb3_only = {  # 0 (no evaluation) asks for nothing, as --set eval_every=0 does
+            "--eval-every": args.eval_every not in (None, 0),
+            "--eval-games": args.eval_games not in (None, 0),
+            "--vec-env": args.vec_env is not None,
+            "--no-progress": args.no_progress,
         }
-        given = [flag for flag, value in sb3_only.items() if value is not None]
+        given = [flag for flag, set_ in sb3_only.items() if set_]
         if given:
             raise ValueError(
-                f"{', '.join(given)}: for --backend sb3 only (an RLlib run is evaluated afterwards: "
-                "eightfold eval <game> --players <run dir> random heuristic)"
+                f"{', '.join(given)}: for --backend sb3 only (an RLlib run prints a line per iteration "
+                f"and is evaluated afterwards: {EVAL_AFTERWARDS})"
             )
         return
     rllib_only = {

@@ -139,6 +139,17 @@ def test_step_names_the_dict_it_takes(action: Any) -> None:
         (["--set", "vec_env=subproc"], "--set vec_env=subproc: for --backend sb3 only (vec_env: "),
         (["--set", "pool_size=3", "--set", "features_dim=8"], "--set pool_size=3, --set features_dim=8: for"),
         (
+            ["--set", "eval_every=5000"],
+            "--set eval_every=5000: for --backend sb3 only (eval_every: an RLlib run",
+        ),
+        (["--set", "final_eval_games=400"], "--set final_eval_games=400: for --backend sb3 only (final_eval"),
+        (["--set", 'eval_opponents=["random"]'], '--set eval_opponents=["random"]: for --backend sb3 only'),
+        (
+            ["--set", "eval_workers=1", "--set", "eval_games=0"],
+            "--set eval_workers=1: for --backend sb3 only",
+        ),
+        (["--set", "progress_bar=false"], "--set progress_bar=false: for --backend sb3 only (progress_bar: "),
+        (
             ["--opponents", "random", "--self-play", "frozen"],
             "--self-play frozen: no 'self' among the opponents {'random': 1.0}, so it has no effect",
         ),
@@ -157,12 +168,17 @@ def test_rllib_refuses_sb3_only_settings_given_on_the_command_line(
 
 def test_rllib_refuses_a_seat_on_the_command_line_not_from_a_config_file(tmp_path: Path) -> None:
     """SB3-only settings from a config file are not used and not refused (README: "the other
-    SB3-only settings are not used"), nor is ``--set seat=null`` (no seat asked for): these runs
-    get past the checks to the Ray address; ``--set seat=1`` beside the same file is refused.
+    SB3-only settings are not used"), nor are ``--set seat=null`` (no seat asked for) and
+    ``eval_every=0`` (no evaluation asked for): these runs get past the checks to the Ray address; ``--set seat=1`` beside the same file is refused.
     Old: ``--set seat=1`` trained too, the learner's seat drawn per episode all the same."""
     cfg = tmp_path / "sb3.yaml"
     cfg.write_text("seat: 1\npolicy: sb3\nvec_env: subproc\npool_size: 3\n", encoding="utf-8")
-    for extra in (["--config", str(cfg)], ["--set", "seat=null"]):
+    for extra in (
+        ["--config", str(cfg)],
+        ["--set", "seat=null"],
+        ["--set", "eval_every=0", "--set", "eval_games=0", "--set", "final_eval_games=0"],
+        ["--eval-every", "0", "--eval-games", "0"],
+    ):
         code, err = _train(tmp_path, *extra, *NO_CLUSTER)
         assert code == 2 and "no Ray cluster reached" in err, (extra, err)
     code, err = _train(tmp_path, "--config", str(cfg), "--set", "seat=1", *NO_CLUSTER)

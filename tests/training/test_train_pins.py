@@ -196,6 +196,11 @@ def test_the_command_line_options_reach_the_config(tmp_path: Path) -> None:
         (["--num-cpus", "2"], "--num-cpus: for --backend rllib only"),
         (["--backend", "rllib", "--vec-env", "subproc"], "--vec-env: for --backend sb3 only"),
         (["--backend", "rllib", "--eval-every", "5"], "--eval-every: for --backend sb3 only"),
+        (["--backend", "rllib", "--eval-games", "400"], "--eval-games: for --backend sb3 only (an RLlib run"),
+        (
+            ["--backend", "rllib", "--no-progress"],
+            "--no-progress: for --backend sb3 only (an RLlib run prints",
+        ),
     ],
 )
 def test_a_flag_of_the_other_backend_is_refused(

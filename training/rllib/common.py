@@ -17,6 +17,8 @@ MAIN = "main"
 OPPONENT = "opponent"
 """The frozen copy of ``main`` (``--self-play frozen``)."""
 FROZEN_PREFIX = "frozen_"
+#: how an RLlib run is evaluated (it has no periodic or final evaluation of its own)
+EVAL_AFTERWARDS = "eightfold eval <game> --players <run dir> random heuristic"
 
 
 def require_rllib(what: str) -> None:

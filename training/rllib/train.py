@@ -24,9 +24,10 @@ Hyper-parameters come from the same resolved training config as the SB3 trainer
 numeric ones' ranges (a number YAML read as text, ``lr: 1e-3``, is read as the number, as
 for the top-level options); what none of these sets keeps RLlib's default. The SB3-only
 settings (``seat``, ``partner``, the evaluation options, ``pool_size``, ``latest_prob``,
-``policy``, ``vec_env``, the CNN settings) are not used when they come from a config file
+``policy``, ``vec_env``, the CNN settings, ``progress_bar``) are not used when they come from a config file
 (``checkpoint_every`` and ``snapshot_every`` are); given on the command line (``--set
-seat=1``, :data:`SB3_ONLY_SETTINGS`) they are a usage error, as is ``--self-play frozen``
+seat=1``, :data:`SB3_ONLY_SETTINGS`; ``seat=null``, ``eval_every=0`` and the like ask for
+nothing and pass) they are a usage error, as is ``--self-play frozen``
 without ``self`` among the opponents; ``shaping``, ``vf_arch`` and ``pretrain_samples`` are
 refused by name. The network is RLlib's default PPO module: one
 shared encoder of ``net_arch`` under the policy and value heads (SB3's policy has two separate
@@ -88,6 +89,7 @@ from training.interrupt import GracefulInterrupt, StopNow
 from training.params import int_at_least
 from training.rllib.common import (
     CHECKPOINT_DIR,
+    EVAL_AFTERWARDS,
     FROZEN_PREFIX,
     MAIN,
     META_FILE,
@@ -334,9 +336,28 @@ SB3_ONLY_SETTINGS = {
     "latest_prob": "RLlib's frozen opponent is one snapshot of main (snapshot_every), no pool",
     "cnn_channels": "RLlib's module is an MLP of net_arch over the flattened observation",
     "features_dim": "RLlib's module is an MLP of net_arch over the flattened observation",
+    **dict.fromkeys(
+        ("eval_every", "eval_games", "eval_opponents", "eval_workers", "final_eval_games"),
+        f"an RLlib run is evaluated afterwards: {EVAL_AFTERWARDS}",
+    ),
+    "progress_bar": "RLlib prints a line per iteration, no progress bar",
 }
-#: the values of :data:`SB3_ONLY_SETTINGS` that ask for nothing (the SB3 default of "none")
-_UNSET = {"seat": None, "partner": None}
+#: the values of :data:`SB3_ONLY_SETTINGS` that ask for nothing (no seat, no evaluation)
+_UNSET: dict[str, Any] = {
+    "seat": None,
+    "partner": None,
+    "eval_every": 0,
+    "eval_games": 0,
+    "final_eval_games": 0,
+}
+
+
+def _asks_for_nothing(key: str, value: Any) -> bool:
+    """``value`` of the SB3-only ``key`` is its "none" (``seat=null``, ``eval_every=0``)."""
+    if key not in _UNSET:
+        return False
+    unset = _UNSET[key]
+    return value is unset or (type(value) is type(unset) and value == unset)
 
 
 def check_command_line_settings(args: argparse.Namespace) -> None:
@@ -347,7 +368,7 @@ def check_command_line_settings(args: argparse.Namespace) -> None:
 
     items = getattr(args, "set", None) or []
     given = parse_params(items, flag="--set")
-    bad = [k for k in SB3_ONLY_SETTINGS if k in given and not (k in _UNSET and given[k] is _UNSET[k])]
+    bad = [k for k in SB3_ONLY_SETTINGS if k in given and not _asks_for_nothing(k, given[k])]
     if bad:
         typed = {item.partition("=")[0].strip(): item for item in items}  # the last of a key, as typed
         why = "; ".join(f"{k}: {SB3_ONLY_SETTINGS[k]}" for k in bad)
