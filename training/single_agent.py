@@ -78,6 +78,7 @@ from gymnasium import spaces
 from envs.core.aec import check_seed, own_metadata
 from envs.core.config import is_real
 from envs.core.game import Game, GameState, check_game, team_seats
+from training import VIEW_OF, register_gymnasium  # noqa: F401  (register_gymnasium: its old home, re-exported)
 from training.players import OpponentPool, Player
 
 _MAX_REDEALS = 100
@@ -477,11 +478,6 @@ class ViewOf:
         return f"{type(self).__module__}.{type(self).__qualname__}({self.game!r})"
 
 
-#: the ids' entry points are the strings ``training.single_agent:view_of_<game>`` (a string keeps
-#: a spec JSON-serialisable), which this module's ``__getattr__`` resolves to ``ViewOf(<game>)``
-VIEW_OF = "view_of_"
-
-
 def __getattr__(name: str) -> Any:
     if name.startswith(VIEW_OF):
         from envs.core.registry import GAMES
@@ -489,18 +485,6 @@ def __getattr__(name: str) -> Any:
         if name[len(VIEW_OF) :] in GAMES:
             return ViewOf(name[len(VIEW_OF) :])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def register_gymnasium() -> None:
-    """Register ``eightfold/<game>-single-v0`` with Gymnasium for every game (idempotent;
-    ``import training`` calls it). ``gymnasium.make`` passes its keywords to :func:`make_env`
-    through :class:`ViewOf`."""
-    from envs.core.registry import GAMES, NAMESPACE
-
-    for name in GAMES:
-        env_id = f"{NAMESPACE}/{name}-single-v0"
-        if env_id not in gym.registry:
-            gym.register(env_id, entry_point=f"{__name__}:{VIEW_OF}{name}", kwargs={"game": name})
 
 
 def make_single_agent_env(
