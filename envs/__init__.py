@@ -121,7 +121,7 @@ def __getattr__(name: str) -> ModuleType:
     """``envs.<game>_v0`` imports that game's module at first use (the games stay unimported
     until one is asked for); another name is an ``AttributeError``, naming the game modules when
     it looks like one (``octi_v1``, ``otto``)."""
-    modules = [g.env_module.rpartition(".")[2] for g in GAMES.values()]
+    modules = _game_modules()
     if name in modules:
         return importlib.import_module(f"{__name__}.{name}")
     hint = ""
@@ -131,4 +131,9 @@ def __getattr__(name: str) -> ModuleType:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *(g.env_module.rpartition(".")[2] for g in GAMES.values())})
+    return sorted({*globals(), *_game_modules()})
+
+
+def _game_modules() -> list[str]:
+    """The game modules' names in this package: ``octi_v0``, ..."""
+    return [g.env_module.rpartition(".")[2] for g in GAMES.values()]
