@@ -213,7 +213,7 @@ class TrainConfig:
         RLlib run, or ``self`` where past selves may play."""
         from envs.core.bots import make_bot
         from envs.core.registry import get_game
-        from training.players import PolicyPlayer, game_bots, is_model_spec, params_note
+        from training.players import PolicyPlayer, game_bots, is_model_spec, params_note, refuse_a_path
         from training.rllib.common import is_rllib_spec
 
         entry = get_game(self.env)
@@ -240,6 +240,7 @@ class TrainConfig:
                     raise ValueError(f"{option}: {exc}") from None
                 return
             try:
+                refuse_a_path(spec)
                 make_bot(game, spec, dict(bots))
             except ValueError as exc:
                 raise ValueError(f"{option}: {exc}") from None
@@ -304,6 +305,16 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
                 items[-1] += "," + part
             else:
                 items.append(part)
+        if len(items) > 1:  # a path split at its own comma would read as an unknown bot
+            from training.players import NOT_A_MODEL, names_no_player
+
+            for item in items:
+                if names_no_player(item):
+                    raise ValueError(
+                        f"{option}: no bot or model {item!r} ({NOT_A_MODEL}); a comma separates the "
+                        f"specs, so a path with a comma in it goes in a list: "
+                        f"--set '{option}=[\"runs/a,b/model.zip\"]'"
+                    )
         value = items
     if isinstance(value, Mapping):
         weights = {}

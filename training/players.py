@@ -161,6 +161,31 @@ def is_model_spec(spec: str) -> bool:
     return spec.strip().endswith(".zip")
 
 
+#: what a path among the player specs must be
+NOT_A_MODEL = "a saved model is a .zip file, an RLlib run a directory holding eightfold_rllib.json"
+
+
+def names_no_player(spec: str) -> bool:
+    """``spec`` is a path (a ``/`` or ``\\`` and no bot parameters) that is neither a saved model
+    nor an RLlib run: no bot is named so either."""
+    from training.rllib.common import is_rllib_spec
+
+    spec = spec.strip()
+    return (
+        ":" not in spec
+        and ("/" in spec or "\\" in spec)
+        and not is_model_spec(spec)
+        and not is_rllib_spec(spec)
+    )
+
+
+def refuse_a_path(spec: str) -> None:
+    """``ValueError`` when ``spec`` is a path that is neither a saved model nor an RLlib run
+    (it would read as an unknown bot)."""
+    if names_no_player(spec):
+        raise ValueError(f"no bot or model {spec.strip()!r} ({NOT_A_MODEL})")
+
+
 def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
     """(game, parameters) a saved model (the ``config.yaml`` of its run) or an RLlib run (its
     ``eightfold_rllib.json``) was trained with; ``None`` for a bot or when unknown."""
@@ -236,6 +261,7 @@ def make_player(
         from training.rllib.policy import RLlibPolicy
 
         return RLlibPolicy.load(spec.strip(), game, deterministic=deterministic)
+    refuse_a_path(spec)
     return make_bot(game, spec, dict(bots))
 
 

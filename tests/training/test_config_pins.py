@@ -219,6 +219,52 @@ def test_a_blank_item_of_a_yaml_list_is_named(tmp_path: Path) -> None:
         parse_opponents(["  ", "random"], "pretrain_opponents")
 
 
+def test_a_path_split_at_its_own_comma_is_named_with_the_way_out(tmp_path: Path) -> None:
+    """A comma separates the specs of ``--opponents``, so a model path holding one splits; the
+    piece that names no bot and no model is refused with the list form that keeps the path
+    whole, which then works. Old: ``unknown bot '<first piece>'``, with no way out named."""
+    run = tmp_path / "a dir" / "run,2"
+    run.mkdir(parents=True)
+    model = run / "model.zip"
+    model.write_bytes(b"")
+    first = str(tmp_path / "a dir" / "run")
+    with pytest.raises(ValueError, match=r"^opponents: no bot or model ") as info:
+        parse_opponents(f"random,{model}")
+    assert str(info.value) == (
+        f"opponents: no bot or model {first!r} (a saved model is a .zip file, an RLlib run a "
+        "directory holding eightfold_rllib.json); a comma separates the specs, so a path with a "
+        """comma in it goes in a list: --set 'opponents=["runs/a,b/model.zip"]'"""
+    )
+    assert parse_opponents(["random", str(model)]) == {"random": 1.0, str(model): 1.0}
+    assert parse_opponents("random,mcts:sims=5,c=0.5") == {"random": 1.0, "mcts:sims=5,c=0.5": 1.0}
+    assert parse_opponents(str(tmp_path / "a dir")) == {str(tmp_path / "a dir"): 1.0}, "one spec: no split"
+
+
+@pytest.mark.parametrize("option", ["opponents", "partner", "eval_opponents"])
+def test_a_path_that_is_no_model_is_named_as_such(tmp_path: Path, option: str) -> None:
+    """A path (an existing folder too) that is neither a saved model nor an RLlib run is refused
+    as such, not as an unknown bot. Old: ``unknown bot 'runs/oao'; available: [...]``."""
+    value: Any = [str(tmp_path)] if option != "partner" else str(tmp_path)
+    with pytest.raises(ValueError, match=r"no bot or model ") as info:
+        _validated(**{option: value})
+    assert str(info.value) == (
+        f"{option}: no bot or model {str(tmp_path)!r} (a saved model is a .zip file, an RLlib run a "
+        "directory holding eightfold_rllib.json)"
+    )
+
+
+def test_make_player_names_a_path_that_is_no_model() -> None:
+    """``eval --players`` and ``play --vs`` build players with ``make_player``: a path that is
+    no model says so."""
+    from envs.core.registry import GAMES
+    from training.players import game_bots, make_player
+
+    game = GAMES["octi"].game_class()()
+    with pytest.raises(ValueError, match=r"^no bot or model 'runs/nothing' \(a saved model is a \.zip"):
+        make_player(game, "runs/nothing", game_bots(GAMES["octi"]))
+    assert type(make_player(game, "random", game_bots(GAMES["octi"]))).__name__ == "RandomBot"
+
+
 def test_a_spec_named_twice_weighs_twice_and_a_bool_is_no_weight() -> None:
     """Each item of a list weighs 1, so ``random,random,heuristic`` draws ``random`` two games
     in three (it collapsed to 1:1); ``{random: true}`` is refused, as bools are everywhere."""
