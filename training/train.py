@@ -100,17 +100,28 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int_at_least(0), default=None)
     p.add_argument("--n-envs", type=int_at_least(1), default=None, help="parallel envs")
-    p.add_argument("--vec-env", choices=["dummy", "subproc"], default=None)
+    p.add_argument(
+        "--vec-env",
+        choices=["dummy", "subproc"],
+        default=None,
+        help="dummy: the envs step in this process; subproc: a process each (sb3 backend)",
+    )
     p.add_argument("--out", default=None, help="run directory (default runs/<game>)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out up to --timesteps")
     p.add_argument(
-        "--eval-every", type=int_at_least(0), default=None, help="steps between evaluations (0 = never)"
+        "--eval-every",
+        type=int_at_least(0),
+        default=None,
+        help="steps between evaluations (0 = never; sb3 backend)",
     )
     p.add_argument(
-        "--eval-games", type=int_at_least(0), default=None, help="final evaluation: games per baseline"
+        "--eval-games",
+        type=int_at_least(0),
+        default=None,
+        help="final evaluation: games per baseline (sb3 backend)",
     )
     p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (sb3 backend)")
     p.add_argument(
         "--backend",
         choices=["sb3", "rllib"],
