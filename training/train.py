@@ -85,7 +85,9 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("train", help="train a MaskablePPO agent (self-play, baselines, TensorBoard)")
     p.add_argument("env", help="game name or env id, e.g. over_and_out")
     p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
-    p.add_argument("--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable)")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
+    )
     p.add_argument("--config", default=None, help="YAML of training options (default configs/<game>.yaml)")
     p.add_argument(
         "--timesteps",
@@ -98,7 +100,12 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="comma list, e.g. random,heuristic,self or random,mcts:sims=50,c=0.5",
     )
-    p.add_argument("--seed", type=int_at_least(0), default=None)
+    p.add_argument(
+        "--seed",
+        type=int_at_least(0),
+        default=None,
+        help="the run's seed: games, opponents, network (default: the config's, 0)",
+    )
     p.add_argument("--n-envs", type=int_at_least(1), default=None, help="parallel envs")
     p.add_argument(
         "--vec-env",
