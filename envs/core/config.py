@@ -97,8 +97,20 @@ def make_config(config_cls: type[C], params: Mapping[str, Any]) -> C:
     fields = [f.name for f in dataclasses.fields(config_cls)]  # type: ignore[arg-type]
     unknown = sorted(set(params) - set(fields))
     if unknown:
-        raise ValueError(f"unknown parameter(s) {unknown} for {config_cls.__qualname__}; allowed: {fields}")
+        raise ValueError(f"unknown parameter(s) {unknown} for {_owner(config_cls)}; allowed: {fields}")
     return config_cls(**{k: plain(v) for k, v in params.items()})
+
+
+def _owner(config_cls: type) -> str:
+    """Whose parameters ``config_cls`` holds: ``octi`` for ``envs.octi.rules.Config`` (a game's
+    configs are all named ``Config``), else the class's module and name."""
+    from envs.core.registry import GAMES
+
+    package, _, rest = config_cls.__module__.partition(".")
+    game = rest.partition(".")[0]
+    if package == "envs" and game in GAMES:
+        return game
+    return f"{config_cls.__module__}.{config_cls.__qualname__}"
 
 
 def config_to_dict(config: object) -> dict[str, Any]:

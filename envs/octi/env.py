@@ -168,8 +168,9 @@ allow_reposition, capture_to_reserve, repetition_draw, max_turns) are the same u
 left-right mirror (the k-th file from the left <-> the k-th from the right; E <-> W,
 NE <-> NW, SE <-> SW; N and S stay): ``game.symmetries()`` (``envs.octi.encode.symmetries``)
 gives it as gathers (:class:`envs.core.game.Symmetry`, named ``"mirror"``):
-``observe(mirrored, seat) == observe(state, seat)[sym.obs_index]`` and ``mirrored.legal_mask() ==
-state.legal_mask()[sym.action_index]``. Each pod keeps its id (so stack suffixes ``.k`` and the
+``observe(mirrored, seat).ravel() == observe(state, seat).ravel()[sym.obs_index]`` (the gather
+indexes the flattened planes: ``obs.reshape(-1)[sym.obs_index].reshape(obs.shape)`` mirrors an
+observation) and ``mirrored.legal_mask() == state.legal_mask()[sym.action_index]``. Each pod keeps its id (so stack suffixes ``.k`` and the
 pod planes 48.. keep theirs) and moves to the mirrored square; direction planes and the
 direction of ``prong``/``step``/``jump``/``reposition`` indices are mirrored (the mirror
 commutes with player_1's 180-degree view, so one gather serves both seats), and base indices of

@@ -126,8 +126,8 @@ Symmetries
 ----------
 The board and its frame look the same after a quarter turn, and so do the rules of tracing,
 closing and scoring: ``game.symmetries()`` (``envs.otto_game_over.encode.SYMMETRIES``) gives
-the three turns as gathers (:class:`envs.core.game.Symmetry`): ``observe(turned, seat) ==
-observe(state, seat)[sym.obs_index]`` and ``turned.legal_mask() ==
+the three turns as gathers (:class:`envs.core.game.Symmetry`): ``observe(turned, seat).ravel() ==
+observe(state, seat).ravel()[sym.obs_index]`` (the observation is flat already) and ``turned.legal_mask() ==
 state.legal_mask()[sym.action_index]``. A clockwise quarter turn takes square (file, rank) to
 (rank, 4 - file), vertex (x, y) to (y, 5 - x), a tile in orientation r<k> to r<k+1>, and so
 placements ``100*t + 4*S + k`` and Quantum Leaps ``8 + 100*from + 4*to + k`` alike; the fixed

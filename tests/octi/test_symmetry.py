@@ -223,3 +223,26 @@ def test_play_stays_in_step(params: dict[str, Any]) -> None:
             _assert_image(game, st, image)
         assert image.is_terminal() and image.is_truncated() == st.is_truncated() and image.turn == st.turn
         assert np.array_equal(image.returns(), st.returns())
+
+
+def test_the_documented_gather_mirrors_an_env_observation() -> None:
+    """The README's and the doc page's form: the gather indexes the flattened planes, so
+    ``obs.reshape(-1)[sym.obs_index].reshape(obs.shape)`` is the observation of the mirrored
+    position, in ``env()``'s own shape. (The doc page had ``observe(state, seat)[sym.obs_index]``,
+    which raises ``IndexError`` on Octi's (84, 7, 6) planes.)"""
+    from envs import octi_v0
+
+    env = octi_v0.env(variant="x_fast")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    game, state = env.unwrapped.game, env.unwrapped.state
+    sym = game.symmetries()[0]
+    for seat, agent in enumerate(env.agents):
+        obs = env.observe(agent)["observation"]
+        assert obs.ndim == 3
+        with pytest.raises(IndexError):
+            obs[sym.obs_index]
+        image = obs.reshape(-1)[sym.obs_index].reshape(obs.shape)
+        assert np.array_equal(image, game.observe(mirrored(state), seat))

@@ -317,9 +317,18 @@ def test_make_config_names_an_unknown_parameter_and_the_allowed_ones() -> None:
     from envs.over_and_out.config import Config
 
     allowed = [f.name for f in dataclasses.fields(Config)]
-    message = f"unknown parameter(s) ['nplayers'] for Config; allowed: {allowed}"
+    message = f"unknown parameter(s) ['nplayers'] for over_and_out; allowed: {allowed}"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         make_config(Config, {"nplayers": 3})
+
+    @dataclasses.dataclass(frozen=True)
+    class Mine:  # a config outside the registry is named by its module and class
+        size: int = 3
+
+    with pytest.raises(
+        ValueError, match=r"^unknown parameter\(s\) \['x'\] for tests\.training\.test_config_pins\."
+    ):
+        make_config(Mine, {"x": 1})
     made = make_config(Config, {"num_players": np.int64(3)})
     assert made.num_players == 3 and type(made.num_players) is int
 
