@@ -221,9 +221,13 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         return self._state
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner now (``bool[num_actions]``); for MaskablePPO."""
+        """Legal actions of the learner now (``bool[num_actions]``); for MaskablePPO. Before
+        the first ``reset()`` and once the episode has ended there is no decision, and the mask
+        is all True: a Gymnasium vector env asks for it between the last step and its own
+        reset, and the next ``step()`` resets whatever the action (an all-False mask would give
+        MaskablePPO no action to draw)."""
         if self._state is None or self._done:
-            return np.ones(self.game.num_actions, dtype=bool)  # never used to act
+            return np.ones(self.game.num_actions, dtype=bool)  # no decision: nothing acts on it
         return self._state.legal_mask().astype(bool)
 
     def add_opponent(self, group: str, name: str, player: Player) -> None:

@@ -38,9 +38,12 @@ class Bot(ABC):
     game_name: ClassVar[str | None] = None
 
     def __init__(self, game: Game[Any, Any]) -> None:
-        """``ValueError`` when the class is a bot of one game (:attr:`game_name`) and ``game``
-        is not that game: it would read another game's positions as its own."""
-        if self.game_name is not None and not _is_game_of(game, self.game_name):
+        """``ValueError`` when ``game`` is not an engine game object, or the class is a bot of
+        one game (:attr:`game_name`) and ``game`` is not that game: it would read another
+        game's positions as its own."""
+        if self.game_name is None:
+            check_game(game, self.name)
+        elif not _is_game_of(game, self.game_name):
             cls = f"{type(self).__module__}.{type(self).__qualname__}"
             if isinstance(game, Game):
                 raise ValueError(

@@ -66,6 +66,26 @@ def test_a_bot_spec_that_is_not_text_is_refused_with_a_message() -> None:
         parse_bot_spec(None)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("game", "hint"),
+    [
+        (None, "(get_game(name).game_class()(...)), got NoneType"),
+        ("octi", "(get_game('octi').game_class()(...)), got str"),
+    ],
+)
+def test_a_bot_of_any_game_refuses_what_is_no_game(game: Any, hint: str) -> None:
+    """The game-agnostic bots (``random``, ``mcts``) want an engine game, as the bots of one
+    game and ``make_bot`` do. Old: ``RandomBot(None)`` and ``RandomBot("octi")`` were built and
+    played (reading the state alone); ``MCTSBot(None)`` failed deep inside."""
+    from envs.core.bots import RandomBot
+    from envs.core.mcts import MCTSBot
+
+    for cls, name in ((RandomBot, "random"), (MCTSBot, "mcts")):
+        with pytest.raises(ValueError, match=f"^{name}: game must be an engine Game object ") as info:
+            cls(game)
+        assert str(info.value).endswith(hint)
+
+
 def test_a_factory_without_a_readable_signature_takes_any_parameter() -> None:
     """``_parameter_names``: a factory whose signature cannot be read "takes any" (None), so
     ``make_bot`` passes the spec's parameters through instead of refusing them all."""

@@ -310,3 +310,37 @@ def test_view_arguments_of_the_wrong_kind_are_named() -> None:
     game = OverAndOutGame(num_players=2)
     with pytest.raises(ValueError, match=r"^a bot spec is a string such as 'heuristic'"):
         make_bot(game, None, {})  # type: ignore[arg-type]
+
+
+def test_the_mask_is_all_true_where_there_is_no_decision() -> None:
+    """Before the first ``reset()`` and after the episode's end the mask is all True (the
+    README and ``action_masks``' docstring): a Gymnasium vector env (next-step autoreset) asks
+    for it between the last step and its reset, and the step that follows resets whatever the
+    action, so MaskablePPO never draws from an empty mask."""
+    import gymnasium as gym
+
+    import training  # noqa: F401  (registers the ids)
+    from envs.over_and_out.game import OverAndOutGame
+
+    game = OverAndOutGame(num_players=2)
+    env = SingleAgentEnv(game, OpponentPool(fallback=RandomBot(game)))
+    assert env.action_masks().all() and env.action_masks().shape == (game.num_actions,)
+    env.reset(seed=0)
+    assert not env.action_masks().all(), "a decision: the rules' mask"
+    vec = gym.vector.SyncVectorEnv(
+        [lambda: gym.make("eightfold/over_and_out-single-v0", opponents=["random"], num_players=2)]
+    )
+    vec.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        masks = np.stack(vec.call("action_masks"))
+        action = int(rng.choice(np.flatnonzero(masks[0])))
+        _obs, _r, term, trunc, _info = vec.step(np.array([action]))
+        if term[0] or trunc[0]:
+            break
+    else:
+        raise AssertionError("no episode ended in 500 steps")
+    assert np.stack(vec.call("action_masks"))[0].all(), "the episode ended: no decision"
+    vec.step(np.array([0]))  # next-step autoreset: the action is ignored
+    assert not np.stack(vec.call("action_masks"))[0].all(), "a new episode's decision"
+    vec.close()
