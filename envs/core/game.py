@@ -193,7 +193,9 @@ class GameState(ABC):
         """``float64[num_players]``: rewards paid to each seat so far (final at the end)."""
 
     def eliminated(self) -> frozenset[int]:
-        """Seats that are out of a game still running (they are terminated early)."""
+        """Seats that are out of a game still running (they are terminated early). Once the
+        game is over the seats knocked out before its end stay in it (Over and Out); the others
+        end with the game."""
         return frozenset()
 
     # ----------------------------------------------------------- (de)serialising
@@ -215,12 +217,17 @@ class GameState(ABC):
     def action_to_string(self, action: int) -> str:
         """Canonical notation of ``action`` for the player to act (spec §8).
 
-        An illegal index gives ``"illegal <index>"``.
+        An illegal index gives ``"illegal <index>"``, where a game's spec does not say more:
+        OTTO Game Over and Otto the Octopus write every in-range index canonically, legal or
+        not (their strings come from a fixed table), and keep ``"illegal <index>"`` for indices
+        out of range. Test legality with :meth:`legal_mask`, not with the string.
         """
 
     @abstractmethod
     def string_to_action(self, text: str) -> int:
-        """Index of the legal action written as ``text``; ``ValueError`` otherwise."""
+        """Index of the legal action written as ``text``; ``ValueError`` otherwise. OTTO Game
+        Over and Otto the Octopus read any well-formed string to its index, legal now or not
+        (their specs, §8); a malformed one is a ``ValueError`` in every game."""
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
@@ -232,6 +239,13 @@ S = TypeVar("S", bound=GameState)
 #: the reset option of every game: a whole engine state (:meth:`Game.restored_state`)
 STATE_OPTION = "state"
 C = TypeVar("C")
+
+
+#: what a game whose notation names squares of the position says when asked without one
+_NOTATION_NEEDS_A_POSITION = (
+    "{}'s notation depends on the position: ask a state (state.action_to_string / "
+    "state.string_to_action), or call the env's reset() first"
+)
 
 
 class Game(ABC, Generic[C, S]):
@@ -441,12 +455,12 @@ class Game(ABC, Generic[C, S]):
         """Notation of ``action`` where a game's notation does not depend on the state
         (its spec says "whatever the state"): the env uses it before the first ``reset()``.
         Games whose strings name squares of the current position raise ``RuntimeError``."""
-        raise RuntimeError(f"{self.name}'s notation depends on the position: call reset() first")
+        raise RuntimeError(_NOTATION_NEEDS_A_POSITION.format(self.name))
 
     def string_to_action(self, text: str) -> int:
         """Index of the notation ``text`` where it does not depend on the state (see
         :meth:`action_to_string`); ``RuntimeError`` for the other games."""
-        raise RuntimeError(f"{self.name}'s notation depends on the position: call reset() first")
+        raise RuntimeError(_NOTATION_NEEDS_A_POSITION.format(self.name))
 
     @abstractmethod
     def render_ansi(self, state: S) -> str:

@@ -261,7 +261,8 @@ class MCTSBot(Bot):
 
     Defaults: a game may declare its tuned settings as ``mcts_defaults`` (a dict of these
     parameters, measured in its doc page); they replace ``CORE_DEFAULTS``, and every parameter
-    given here (or in a spec, ``mcts:c=0.5``) replaces both. ``self.params`` holds the result.
+    given here (or in a spec, ``mcts:c=0.5``) replaces both. ``self.params`` holds the result,
+    as in force: the budget used, numbers as read, ``depth="auto"`` as it resolved (2 or ``"full"``).
     With ``depth=0`` (the tuned default of Octi, OTTO Game Over and Otto the Octopus) no
     rollout is played, so ``rollout`` and ``epsilon`` change nothing until ``depth`` >= 1; given
     with ``depth=0`` they are accepted (a sweep over depth x rollout stays valid) with a
@@ -314,6 +315,7 @@ class MCTSBot(Bot):
             self.depth: int | None = _positive("depth", depth, int, zero=True)
         except ValueError:
             raise ValueError(f"mcts: depth must be 'auto', 'full' or an int >= 0, got {depth!r}") from None
+        p["depth"] = "full" if self.depth is None else self.depth  # "auto" as it resolved
         if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or not 0 <= epsilon <= 1:
             raise ValueError(f"mcts: epsilon must be a number in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)

@@ -120,8 +120,10 @@ def state_from_dict(cls: type[State], d: Mapping[str, Any]) -> State:
     config = config_from_params(d["config"])
     try:
         rng = rng_from_dict(d["rng"])
-    except Exception as exc:  # rng_from_dict lets OverflowError etc. through
-        raise ValueError(f"malformed rng state: {exc}") from exc
+    except ValueError:  # rng_from_dict's own message names the fault ("malformed rng state: ...")
+        raise
+    except Exception as exc:  # anything else numpy lets through
+        raise ValueError(f"malformed rng state: {exc!r}") from exc
     s = cls(config, rng)
     _fill(s, d)
     _check(s)

@@ -321,6 +321,19 @@ def test_rng_state_word_out_of_range(bit_generator: str, word: int) -> None:
 
 
 @pytest.mark.parametrize("name", available_games())
+def test_a_state_dicts_malformed_generator_is_named_once(name: str) -> None:
+    """Every game words a saved state's broken generator alike, once. Old: Over and Out said
+    ``malformed rng state: malformed rng state: KeyError('state')``."""
+    from envs.core.registry import get_game
+
+    state = get_game(name).game_class()().new_initial_state(np.random.default_rng(0))
+    d = state.to_dict()
+    del d["rng"]["state"]
+    with pytest.raises(ValueError, match=r"^malformed rng state: KeyError\('state'\)$"):
+        type(state).from_dict(d)
+
+
+@pytest.mark.parametrize("name", available_games())
 def test_engine_seats_and_generators_are_checked(name: str) -> None:
     """A seat outside ``[0, n)`` (a negative one read another seat's view), a bool or a string
     seat, and an ``rng`` that is not a numpy Generator are ValueErrors naming them."""

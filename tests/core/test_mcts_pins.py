@@ -313,10 +313,14 @@ def test_the_seed_steers_the_search() -> None:
 # --------------------------------------------------------------------------- rollouts
 def test_the_core_defaults_are_the_documented_ones() -> None:
     """A game without ``mcts_defaults`` searches with the documented core settings: 200
-    simulations, ``c=0.3``, random rollouts, no prior (the tuning record's baseline)."""
+    simulations, ``c=0.3``, random rollouts, no prior (the tuning record's baseline); ``params``
+    reports ``depth="auto"`` as it resolved: 2 steps with an ``evaluate``, else ``"full"``."""
     params = MCTSBot(NimGame()).params
-    expected = {"sims": 200, "time": None, "rollout": "random", "c": 0.3, "depth": "auto"}
+    expected = {"sims": 200, "time": None, "rollout": "random", "c": 0.3, "depth": 2}
     assert {k: params[k] for k in expected} == expected
+    assert MCTSBot(TreeGame()).params["depth"] == "full", "no evaluate: played out"
+    assert MCTSBot(NimGame(), depth="full").params["depth"] == "full"
+    assert MCTSBot(NimGame(), depth=5).params["depth"] == 5
     assert (params["epsilon"], params["prior"], params["bias"], params["widen"]) == (0.0, "none", 1.0, 0.0)
 
 
