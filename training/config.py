@@ -180,6 +180,20 @@ class TrainConfig:
                 f"batch_size must be <= n_steps x n_envs (the rollout PPO splits into minibatches: "
                 f"{self.n_steps} x {self.n_envs} = {rollout}), got {self.batch_size!r}"
             )
+        # PPO divides each minibatch's advantages by their standard deviation: NaN for one sample,
+        # and the weights turn NaN with it (sb3-contrib's MaskablePPO does not check this)
+        one = " (NaN for one sample, and the weights turn NaN with it)"
+        if int(self.batch_size) < 2:
+            raise ValueError(
+                f"batch_size must be >= 2: PPO scales each minibatch's advantages by their standard "
+                f"deviation{one}; got {self.batch_size!r}"
+            )
+        if rollout % int(self.batch_size) == 1:
+            raise ValueError(
+                f"batch_size {self.batch_size!r} leaves one sample in the last minibatch of the rollout "
+                f"({self.n_steps} x {self.n_envs} = {rollout}): PPO scales a minibatch's advantages by "
+                f"their standard deviation{one}; take a batch_size that divides {rollout} or leaves more"
+            )
         for name in ("opponents", "pretrain_opponents"):
             weights = getattr(self, name)
             if weights is None and name == "pretrain_opponents":
@@ -211,9 +225,8 @@ class TrainConfig:
         ``seat``, and every player named (``opponents``, ``partner``, ``eval_opponents``,
         ``pretrain_teacher``): a bot spec of the game's table, a saved model that exists, an
         RLlib run, or ``self`` where past selves may play."""
-        from envs.core.bots import make_bot
         from envs.core.registry import get_game
-        from training.players import PolicyPlayer, game_bots, is_model_spec, params_note, refuse_a_path
+        from training.players import PolicyPlayer, game_bots, is_model_spec, make_bot_of, params_note
         from training.rllib.common import is_rllib_spec
 
         entry = get_game(self.env)
@@ -240,8 +253,7 @@ class TrainConfig:
                     raise ValueError(f"{option}: {exc}") from None
                 return
             try:
-                refuse_a_path(spec)
-                make_bot(game, spec, dict(bots))
+                make_bot_of(game, spec, bots)
             except ValueError as exc:
                 raise ValueError(f"{option}: {exc}") from None
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -112,7 +113,12 @@ def add_parser(sub: Any) -> None:
         metavar="FILE.jsonl",
         help="write every game's record, one JSON line each (eightfold replay FILE shows them)",
     )
-    p.add_argument("--curve", default=None, metavar="RUN_DIR", help="plot a run's learning curve and exit")
+    p.add_argument(
+        "--curve",
+        default=None,
+        metavar="RUN_DIR",
+        help="plot a run's learning curve to --plot (default RUN_DIR/learning_curve.png, replaced) and exit",
+    )
     p.set_defaults(func=cmd_eval)
 
 
@@ -227,6 +233,11 @@ def run_tournament(
         raise ValueError("name at least two players (bot specs or model .zip files)")
     if len(set(players)) != len(players):
         raise ValueError(f"players must be distinct, got {list(players)}")
+    same_file = _same_saved_player(players)
+    if same_file:
+        raise ValueError(
+            f"players must be distinct: {same_file[0]!r} and {same_file[1]!r} name the same file"
+        )
     game = get_game(env).game_class()(**params)
     if start is not None:  # a bad start fails here, before any game, naming the move or option
         for g in range(games):  # every game deals afresh: the moves must be legal after each deal
@@ -292,12 +303,31 @@ def run_tournament(
         "sides": sides,
         "seating": "the same deals, scores compared" if solo else "seats rotated",
         "games_per_pairing": games,
+        "mode": mode,
+        "seed": seed,
+        "stochastic": not deterministic,  # the models sample their moves (eval --stochastic)
         **({"start": {"options": start[0], "moves": start[1]}} if start is not None else {}),
         "players": list(players),
         "pairs": [r.summary() for r in results],
         "elo": bradley_terry_elo(list(players), results, sides=sides),
         **kept,
     }
+
+
+def _same_saved_player(players: Sequence[str]) -> tuple[str, str] | None:
+    """Two specs that name one saved model or RLlib run by two paths (``run/model.zip`` and
+    ``./run/model.zip``): it would play itself, rated as two players."""
+    from training.players import is_model_spec
+    from training.rllib.common import is_rllib_spec
+
+    seen: dict[str, str] = {}
+    for spec in players:
+        if is_model_spec(spec) or is_rllib_spec(spec):
+            key = os.path.normcase(os.path.abspath(spec.strip()))
+            if key in seen:
+                return seen[key], spec
+            seen[key] = spec
+    return None
 
 
 # ---------------------------------------------------------------------- output
@@ -313,6 +343,14 @@ def format_table(res: dict[str, Any]) -> str:
             f"{p['losses']:5d} {p['win_rate']:9.3f} [{lo:.3f}, {hi:.3f}]"
         )
         lines.append(row + (f" {p['mean_placement']:6.2f}" if multi else ""))
+    cut = [p for p in res["pairs"] if p.get("truncated")]
+    if cut:  # no outcome of play: a short step limit would pass for close play
+        lines.append(
+            "cut off at the step limit, counted as draws (returns 0): "
+            + ", ".join(
+                f"{p['truncated']} of {p['games']} ({_short(p['a'])} vs {_short(p['b'])})" for p in cut
+            )
+        )
     lines.append("")
     lines.append(
         "Elo (Bradley-Terry, first player = 1000): "
@@ -384,7 +422,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"env {get_game(env).env_id} {params or ''} (from the players' training runs)", file=sys.stderr)
     else:
         env, params = get_game(args.env).name, parse_params(args.param, args.variant)
-    from training.players import params_note
+    from training.players import is_model_spec, params_note
+    from training.rllib.common import is_rllib_spec
 
     game = get_game(env).game_class()(**params)
     for spec in args.players:
@@ -403,6 +442,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     options, moves = parse_reset_options(args.options), split_moves(args.moves)
     start = (options, moves) if options is not None or moves else None
+    if args.stochastic and not any(is_model_spec(p) or is_rllib_spec(p) for p in args.players):
+        raise ValueError("--stochastic has no effect: no saved model or RLlib run among the players")
     res = run_tournament(
         env,
         params,

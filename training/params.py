@@ -89,7 +89,12 @@ def float_at_least(low: float, strict: bool = False) -> Any:
 
 
 #: what the command writes under each output option, by the file name's ending
-OUTPUT_KINDS = {"--out": (".png", "a PNG"), "--plot": (".png", "a PNG"), "--gif": (".gif", "a GIF")}
+OUTPUT_KINDS = {
+    "--out": (".png", "a PNG"),
+    "--plot": (".png", "a PNG"),
+    "--gif": (".gif", "a GIF"),
+    "--dataset": (".npz", "a NumPy .npz archive"),
+}
 
 
 def output_file(option: str, path: str | Path) -> Path:

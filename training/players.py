@@ -117,6 +117,12 @@ class PolicyPlayer(ProbabilityPlayer):
                 random.setstate(kept[0])
                 np.random.set_state(kept[1])
                 torch.set_rng_state(kept[2])
+            broken = sum(int((~torch.isfinite(t)).sum()) for t in model.policy.state_dict().values())
+            if broken:  # such a policy plays without error, but its choices are no policy's
+                raise ValueError(
+                    f"{path!r}: {broken} of the model's weights are NaN or infinite (its training "
+                    "diverged); it cannot play"
+                )
             player = cls(model.policy, game, deterministic=deterministic, name=path)
             if key is not None:
                 _LOADED[key] = model.policy
@@ -183,7 +189,26 @@ def refuse_a_path(spec: str) -> None:
     """``ValueError`` when ``spec`` is a path that is neither a saved model nor an RLlib run
     (it would read as an unknown bot)."""
     if names_no_player(spec):
-        raise ValueError(f"no bot or model {spec.strip()!r} ({NOT_A_MODEL})")
+        raise ValueError(_no_player(spec))
+
+
+def make_bot_of(game: Game[Any, Any], spec: str, bots: Mapping[str, Any]) -> Player:
+    """:func:`make_bot`, and a folder named as if it were a bot (an SB3 run's ``runs/x``) is
+    named as a folder that holds no player, with its ``model.zip`` where it has one."""
+    refuse_a_path(spec)
+    try:
+        return make_bot(game, spec, dict(bots))
+    except ValueError as exc:
+        if str(exc).startswith("unknown bot") and Path(spec.strip()).is_dir():
+            raise ValueError(_no_player(spec)) from None
+        raise
+
+
+def _no_player(spec: str) -> str:
+    spec = spec.strip()
+    model = Path(spec) / "model.zip"
+    hint = f"; {spec!r} is a folder: its model is {str(model)!r}" if model.is_file() else ""
+    return f"no bot or model {spec!r} ({NOT_A_MODEL}{hint})"
 
 
 def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
@@ -261,8 +286,7 @@ def make_player(
         from training.rllib.policy import RLlibPolicy
 
         return RLlibPolicy.load(spec.strip(), game, deterministic=deterministic)
-    refuse_a_path(spec)
-    return make_bot(game, spec, dict(bots))
+    return make_bot_of(game, spec, bots)
 
 
 def _is_weight(weight: Any) -> bool:

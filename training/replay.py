@@ -122,7 +122,8 @@ def add_parser(sub: Any) -> None:
         "--result",
         choices=["win", "draw", "loss"],
         default=None,
-        help="list (or export with --dataset) only the games with this result for the pairing's first player",
+        help="list (or export with --dataset) only the games with this result for the pairing's first player "
+        "(eval --records writes it; with --player, still the first player's result)",
     )
     p.set_defaults(func=cmd_replay)
 
@@ -443,8 +444,10 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         numbers = [args.game] if args.game is not None else numbers
         rows = write_dataset([records[n - 1] for n in numbers], numbers, args.dataset, args.file, args.player)
         who = f" of {args.player}" if args.player is not None else ""
+        with np.load(args.dataset) as data:  # the games that gave rows: a player sits out some
+            games = len(np.unique(data["games"]))
         print(
-            f"wrote {args.dataset}: {rows} decisions{who} from {len(numbers)} game(s) ({', '.join(DATASET_KEYS)})",
+            f"wrote {args.dataset}: {rows} decisions{who} from {games} game(s) ({', '.join(DATASET_KEYS)})",
             file=out,
         )
         return 0

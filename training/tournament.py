@@ -42,13 +42,16 @@ class PairResult:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    #: games cut off at the game's step limit (no outcome of play: their returns are 0, a draw)
+    truncated: int = 0
     placements: list[float] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
     #: the games' records (:func:`game_record`) when the pairing was asked to keep them
     records: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, result: str, place: float, ret: float) -> None:
+    def add(self, result: str, place: float, ret: float, truncated: bool = False) -> None:
         self.games += 1
+        self.truncated += bool(truncated)
         self.wins += result == "win"
         self.draws += result == "draw"
         self.losses += result == "loss"
@@ -60,6 +63,7 @@ class PairResult:
         self.wins += other.wins
         self.draws += other.draws
         self.losses += other.losses
+        self.truncated += other.truncated
         self.placements += other.placements
         self.returns += other.returns
         self.records += other.records
@@ -86,6 +90,7 @@ class PairResult:
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
+            "truncated": self.truncated,
             "win_rate": self.wins / max(1, self.games),
             "win_rate_ci95": [lo, hi],
             "score": self.score,
@@ -201,6 +206,18 @@ def play_game(
     (``"options": {"state": state.to_dict()}``, the reset options that set it up again,
     its generator included), its moves in notation (``"moves"``) and whether the game was cut
     off at its step limit (``"truncated"``)."""
+    return _play(game, players, seed, max_steps, start, record)[0]
+
+
+def _play(
+    game: Game[Any, Any],
+    players: Sequence[Player],
+    seed: int,
+    max_steps: int | None = None,
+    start: Start | None = None,
+    record: dict[str, Any] | None = None,
+) -> tuple[np.ndarray, bool]:
+    """:func:`play_game`, and whether the game was cut off at its step limit."""
     seeds = _game_seeds(game, check_seed(seed))
     state = start_of(game, np.random.default_rng(seeds[0]), start)
     rngs = [np.random.default_rng(s) for s in seeds[1:]]
@@ -220,9 +237,10 @@ def play_game(
     if not state.is_terminal():  # a game that ends on its last allowed step is no error
         what = f"max_steps={max_steps}" if max_steps is not None else "the game's max_game_length"
         raise RuntimeError(f"a game ran past {what}")
+    truncated = bool(state.is_truncated())  # cut off at the game's step limit
     if record is not None:
-        record["truncated"] = bool(state.is_truncated())  # cut off at the game's step limit
-    return np.asarray(state.returns(), dtype=np.float64)
+        record["truncated"] = truncated
+    return np.asarray(state.returns(), dtype=np.float64), truncated
 
 
 def game_record(
@@ -270,14 +288,10 @@ def play_pairing(
         for g in game_ids:
             deal = game_seed(seed, g)
             played: list[dict[str, Any] | None] = [{} if records else None, {} if records else None]
-            both = np.array(
-                [
-                    float(play_game(game, [p], seed=deal, start=start, record=played[i])[0])
-                    for i, p in enumerate((a, b))
-                ]
-            )
+            runs = [_play(game, [p], seed=deal, start=start, record=played[i]) for i, p in enumerate((a, b))]
+            both = np.array([float(ret[0]) for ret, _ in runs])
             result = outcome(both, 0)
-            res.add(result, placement(both, 0), float(both[0]))
+            res.add(result, placement(both, 0), float(both[0]), any(cut for _, cut in runs))
             for name, kept, ret in zip(names, played, both, strict=True):
                 if kept is not None:
                     res.records.append(
@@ -288,10 +302,10 @@ def play_pairing(
         seat = g % n
         seated = [a if s == seat else b for s in range(n)]
         rec: dict[str, Any] | None = {} if records else None
-        ret = play_game(game, seated, seed=game_seed(seed, g), start=start, record=rec)
+        ret, cut = _play(game, seated, seed=game_seed(seed, g), start=start, record=rec)
         team = team_seats(game, seat)
         result = outcome(ret, seat, team)
-        res.add(result, placement(ret, seat, team), float(ret[seat]))
+        res.add(result, placement(ret, seat, team), float(ret[seat]), cut)
         if rec is not None:
             seats = [names[0] if s == seat else names[1] for s in range(n)]
             res.records.append({**game_record(seats, g, game_seed(seed, g), rec, ret), "result": result})

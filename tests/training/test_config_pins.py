@@ -119,6 +119,28 @@ def test_batch_size_is_checked_against_the_whole_rollout() -> None:
         _validated(n_steps=64, n_envs=2, batch_size=129)
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"batch_size": 1},
+            "batch_size must be >= 2: PPO scales each minibatch's advantages by their standard deviation",
+        ),
+        (
+            {"n_envs": 3, "n_steps": 171, "batch_size": 256},
+            "batch_size 256 leaves one sample in the last minibatch of the rollout (171 x 3 = 513): ",
+        ),
+    ],
+)
+def test_a_minibatch_of_one_sample_is_refused(options: dict[str, Any], message: str) -> None:
+    """A minibatch of one sample makes PPO's advantage normalisation NaN, and the trained weights
+    all NaN, with only a torch warning; sb3-contrib's MaskablePPO does not check it. Old: both
+    runs trained and saved an all-NaN model. A remainder of two or more trains."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        _validated(**options)
+    _validated(n_envs=3, n_steps=171, batch_size=255)  # 513 = 2 x 255 + 3
+
+
 def test_the_edges_of_each_range_are_allowed() -> None:
     """The inclusive ends: an undiscounted ``gamma: 1``, the largest 32-bit seed, the last seat,
     zero-weighted losses and shaping, integers where numbers are asked (YAML ``ent_coef: 0``)."""

@@ -130,6 +130,26 @@ def test_a_model_loaded_for_the_wrong_game_is_refused_naming_its_file(tmp_path: 
     assert f"policy {path!r} was trained on observations (10,) / 3 actions" in str(err.value)
 
 
+def test_a_model_whose_training_diverged_is_refused(tmp_path: Path) -> None:
+    """A model with NaN weights (a diverged run) played as if it were a policy: ``eval`` gave it
+    plausible win rates against ``random``. Its load is refused now, naming the file and how
+    many weights are broken; a sound model of the same shape loads."""
+    game = ToyGame(num_players=2, target=6)
+    model = _model(game)
+    model.save(tmp_path / "sound.zip")
+    with torch.no_grad():
+        next(iter(model.policy.parameters())).fill_(float("nan"))
+    path = str(tmp_path / "nan_model.zip")
+    model.save(path)
+    broken = next(iter(model.policy.parameters())).numel()
+    with pytest.raises(ValueError, match="NaN or infinite") as err:
+        PolicyPlayer.load(path, game)
+    assert str(err.value) == (
+        f"{path!r}: {broken} of the model's weights are NaN or infinite (its training diverged); it cannot play"
+    )
+    assert PolicyPlayer.load(str(tmp_path / "sound.zip"), game).name.endswith("sound.zip")
+
+
 def test_a_model_spec_with_spaces_loads_the_model_with_the_asked_play(tmp_path: Path) -> None:
     """``make_player`` reads `` x.zip `` (a spec as typed in a list) as the model, greedy
     when asked, sampling otherwise."""

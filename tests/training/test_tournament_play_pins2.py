@@ -69,18 +69,19 @@ def test_wilson_interval_has_the_textbook_bounds(k: float, n: int, lo: float, hi
 def test_a_pairings_summary_field_by_field() -> None:
     """The JSON ``pairs`` entry: the players in order, the counts, ``win_rate`` = wins /
     games with the Wilson interval of the wins (a draw is no win), ``score`` = (wins +
-    draws/2) / games, and the mean placement and return over the games."""
+    draws/2) / games, the games cut off at the step limit (``truncated``), and the mean
+    placement and return over the games."""
     res = PairResult("alpha", "beta")
-    for result, place, ret in (
-        ("win", 1.0, 1.0),
-        ("draw", 1.5, 0.0),
-        ("draw", 1.5, 0.0),
-        ("loss", 2.0, -1.0),
-        ("win", 1.0, 1.0),
-        ("win", 1.0, 0.5),
-        ("loss", 2.0, -1.0),
+    for result, place, ret, cut in (
+        ("win", 1.0, 1.0, False),
+        ("draw", 1.5, 0.0, False),
+        ("draw", 1.5, 0.0, True),  # cut off at the step limit
+        ("loss", 2.0, -1.0, False),
+        ("win", 1.0, 1.0, False),
+        ("win", 1.0, 0.5, False),
+        ("loss", 2.0, -1.0, False),
     ):
-        res.add(result, place, ret)
+        res.add(result, place, ret, cut)
     lo, hi = wilson(3, 7)
     assert res.summary() == {
         "a": "alpha",
@@ -89,6 +90,7 @@ def test_a_pairings_summary_field_by_field() -> None:
         "wins": 3,
         "draws": 2,
         "losses": 2,
+        "truncated": 1,
         "win_rate": pytest.approx(3 / 7),
         "win_rate_ci95": [pytest.approx(lo), pytest.approx(hi)],
         "score": pytest.approx(4 / 7),
