@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -316,14 +315,11 @@ def run_tournament(
 
 def _same_saved_player(players: Sequence[str]) -> tuple[str, str] | None:
     """Two specs that name one saved model or RLlib run by two paths (``run/model.zip`` and
-    ``./run/model.zip``): it would play itself, rated as two players."""
-    from training.players import is_model_spec
-    from training.rllib.common import is_rllib_spec
-
-    seen: dict[str, str] = {}
+    ``./run/model.zip``, a link): it would play itself, rated as two players."""
+    seen: dict[tuple[str, int, int], str] = {}
     for spec in players:
-        if is_model_spec(spec) or is_rllib_spec(spec):
-            key = os.path.normcase(os.path.abspath(spec.strip()))
+        key = _saved_file(spec)
+        if key is not None:
             if key in seen:
                 return seen[key], spec
             seen[key] = spec
