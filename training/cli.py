@@ -61,16 +61,29 @@ def _env_params(args: argparse.Namespace) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
+    env, items, variant = (
+        getattr(args, "env", None),
+        getattr(args, "param", []),
+        getattr(args, "variant", None),
+    )
+    if env is None and (items or variant is not None):
+        raise ValueError(
+            "--param and --variant give one game's spaces: name it (eightfold list octi --variant x_fast)"
+        )
+    params = parse_params(items, variant)
     installed = installed_games()
     for name, entry in GAMES.items():
+        if env is not None and name != get_game(env).name:
+            continue
         print(f"{entry.env_id}  ({entry.title}; players {entry.players})")
         if name not in installed:
             print("    (not installed)")
             continue
         game_cls = entry.game_class()
-        game = game_cls()
+        game = game_cls(**params)
+        given = f"   (with {params})" if params else ""
         print(
-            f"    module envs.{name}_v0   actions {game.num_actions}   observation {game.observation_shape}"
+            f"    module envs.{name}_v0   actions {game.num_actions}   observation {game.observation_shape}{given}"
         )
         print(f"    single-agent view (gymnasium.make after `import training`): {NAMESPACE}/{name}-single-v0")
         print("    parameters:")
@@ -238,6 +251,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "list",
         help="envs: ids, spaces, parameters with defaults, reset options, bots, Gymnasium and OpenSpiel ids",
+    )
+    p.add_argument(
+        "env",
+        nargs="?",
+        default=None,
+        help="one game only (name or env id); with --param/--variant, its spaces there",
+    )
+    p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
     )
     p.set_defaults(func=cmd_list)
 

@@ -479,3 +479,24 @@ def test_render_with_a_bad_param_makes_no_folder(tmp_path: Path, capsys: pytest.
     assert main(["render", "octi", "--param", "variant=bogus", "--out", str(folder / "v.png")]) == 2
     assert "variant" in capsys.readouterr().err
     assert not folder.exists()
+
+
+def test_list_names_one_game_and_its_spaces_under_given_parameters() -> None:
+    """``eightfold list octi --variant x_classic`` prints Octi's entry alone, with the spaces of
+    that variant (a network is sized for them); ``--param`` without a game is refused, and a
+    bad parameter or game is named. Old: ``list`` took no argument (``unrecognized arguments:
+    octi``) and showed each game's default spaces only."""
+    from tests.training.test_cli_fuzz import run_cli
+
+    code, out, err, tb = run_cli(["list", "octi", "--variant", "x_classic"])
+    assert tb is None and code == 0, err
+    assert out.count("eightfold/") == 2 and out.startswith("eightfold/octi-v0  (")  # the entry, its view id
+    assert "actions 185   observation (111, 9, 9)   (with {'variant': 'x_classic'})" in out
+    code, out, err, tb = run_cli(["list", "eightfold/over_and_out-v0", "--param", "num_players=8"])
+    assert code == 0 and out.startswith("eightfold/over_and_out-v0  (") and "(with {'num_players': 8})" in out
+    code, out, _err, _tb = run_cli(["list", "octi"])
+    assert code == 0 and "actions 117   observation (84, 7, 6)\n" in out
+    code, _out, err, _tb = run_cli(["list", "--variant", "x_fast"])
+    assert code == 2 and "--param and --variant give one game's spaces: name it" in err
+    code, _out, err, _tb = run_cli(["list", "octi", "--param", "num_players=2"])
+    assert code == 2 and "unknown parameter(s) ['num_players'] for octi" in err
