@@ -2,6 +2,7 @@
 
     eightfold eval octi --players heuristic random --games 20 --records games.jsonl
     eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
+                                                   # (and its game, where the file holds several)
     eightfold replay games.jsonl 7                 # game 7 again: every position and move
     eightfold replay games.jsonl --result loss     # only the games the first player lost
     eightfold replay games.jsonl 7 --upto 10 --out pos.png   # stop after 10 moves; a picture of it
@@ -229,11 +230,27 @@ def _finite_number(x: Any) -> bool:
         return False
 
 
+def _env_label(rec: dict[str, Any]) -> str:
+    """A record's game as the list names it: the short name and any parameters,
+    ``over_and_out num_players=3``."""
+    try:
+        name = get_game(rec["env"]).name
+    except ValueError:  # an env id of another version: named as written
+        name = str(rec["env"])
+    params = rec["params"] if isinstance(rec["params"], dict) else {}
+    return " ".join([name, *(f"{k}={json.dumps(v)}" for k, v in params.items())])
+
+
 def format_list(records: list[dict[str, Any]], numbers: list[int] | None = None) -> str:
     """One line per record: its number (``numbers``, default 1, 2, ...), the seats' players,
-    the result, moves and returns."""
-    lines = [f"{'#':>5s}  {'result':6s} {'moves':>5s}  {'returns':22s} seats (game of its pairing)"]
-    for n, rec in zip(numbers or range(1, len(records) + 1), records, strict=True):
+    the result, moves and returns; and where the records are of more than one game or set of
+    parameters (``play --record`` and ``eval --records`` append to a file), each one's game
+    (:func:`_env_label`) in a column after the number."""
+    labels = [_env_label(rec) for rec in records]
+    width = max(map(len, labels)) if len(set(labels)) > 1 else 0
+    env = f"{'env':{width}s}  " if width else ""
+    lines = [f"{'#':>5s}  {env}{'result':6s} {'moves':>5s}  {'returns':22s} seats (game of its pairing)"]
+    for n, rec, label in zip(numbers or range(1, len(records) + 1), records, labels, strict=True):
         returns = "[" + ", ".join(f"{float(x):+.3g}" for x in rec["returns"]) + "]"
         game = (
             f" (game {rec.get('game', 0) + 1} of {rec['pairing'][0]} vs {rec['pairing'][1]})"
@@ -241,8 +258,9 @@ def format_list(records: list[dict[str, Any]], numbers: list[int] | None = None)
             else ""
         )
         game += " (cut off at the step limit)" if rec.get("truncated") else ""
+        env = f"{label:{width}s}  " if width else ""
         lines.append(
-            f"{n:5d}  {str(rec.get('result', '')):6s} {len(rec['moves']):5d}  {returns:22s} "
+            f"{n:5d}  {env}{str(rec.get('result', '')):6s} {len(rec['moves']):5d}  {returns:22s} "
             f"{', '.join(map(str, rec['seats']))}{game}"
         )
     return "\n".join(lines)

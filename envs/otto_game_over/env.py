@@ -12,7 +12,10 @@ in the shared folder (rule IDs OGO-01..64 are cited by ``tests/otto_game_over``)
 
 Agents and turns
 ----------------
-``player_0 .. player_{n-1}`` clockwise; in 2v2 team A = seats 0 and 2, team B = 1 and 3.
+``player_0 .. player_{n-1}`` clockwise. In 2v2, team 0 (the spec's team A) = seats 0 and 2,
+team 1 (team B) = seats 1 and 3: a seat's team is ``seat % 2``, and the text, the picture and
+``infos`` number the teams so. In free-for-all (and solo) each seat is its own team: team t =
+seat t.
 One agent acts at a time (AEC). Decision phases: CARD (start of an own turn while holding a
 card: ``no card`` or one card), KIDNAP (play the kidnapped card), PLACE (place the drawn or
 the table tile), INFINITY (after an 8: each eligible seat, creator first, answers; this makes
@@ -35,14 +38,28 @@ index      meaning                                          notation
 Effect E: 0 ``time-travel``; 1+j ``magnetic-inversion player_j``; 5 ``revolution-cw``;
 6 ``revolution-acw``; 7 ``meteorite``; 8 + 100*S(from) + 4*S(to) + k
 ``quantum-leap <from> <to> r<k>``; 2508+j ``alien-kidnapping player_j``. Orientation ``r<k>``
-= k quarter turns clockwise. ``action_to_string`` gives one canonical string per index in any
-state, before the first ``reset()`` too (``illegal <i>`` only out of range); ``string_to_action`` parses case-insensitively with
-surrounding whitespace ignored (any Unicode whitespace, as ``str.strip``) and runs of spaces
-collapsed, and returns the index of any well-formed string, legal or not (the mask says which
-are legal); malformed text raises ``ValueError`` saying what is wrong, then the grammar: a tab
-or line break between the words, or a non-ASCII character inside the text, is named as such;
-words outside the table are named with the words the table allows there (``after 'card
-magnetic-inversion' comes one of player_0, player_1, player_2, player_3, got 'player_4'``).
+= k quarter turns clockwise.
+
+The ``j`` of ``player_j`` is an absolute seat (spec §7's action table, §8's notation), while
+the observation is egocentric and holds no feature of the observer's own seat. So one
+observation can stand behind masks in which index ``201 + 1 + j`` (or ``201 + 2508 + j``, and
+the joker's ``2713 + ...``) means a different seat relative to the observer: the seat ``j`` is
+``(j - seat) % n`` places clockwise from the observer (with 2 players always the other seat;
+in 2v2 ``(seat + 2) % 4`` is the partner). A policy for 3-4 players needs its own seat: it is
+the agent's name (``seat = env.possible_agents.index(agent)``). Append it to the observation
+(a one-hot of 4, in a wrapper), or remap the seat-naming actions to relative ones
+(``r = (j - seat) % n``, back ``j = (seat + r) % n``) before the policy sees the mask and
+after it picks.
+
+``action_to_string`` gives one canonical string per index in any state, before the first
+``reset()`` too (``illegal <i>`` only out of range); ``string_to_action`` parses
+case-insensitively with surrounding whitespace ignored (any Unicode whitespace, as
+``str.strip``) and runs of spaces collapsed, and returns the index of any well-formed string,
+legal or not (the mask says which are legal); malformed text raises ``ValueError`` saying what
+is wrong, then the grammar: a tab or line break between the words, or a non-ASCII character
+inside the text, is named as such; words outside the table are named with the words the table
+allows there (``after 'card magnetic-inversion' comes one of player_0, player_1, player_2,
+player_3, got 'player_4'``).
 
 Observation: ``{"observation": float32[1013], "action_mask": int8[5228]}``
 -------------------------------------------------------------------------
@@ -104,6 +121,29 @@ standing on the board by its X tile, and in solo whether an 8 is closed), ``"rgb
 border shape too, markers on their vertices, a closed 8's whole line, tile strokes and frame
 lobes, in purple, and the files and ranks along the board) or ``"human"``
 (prints the ansi text after the reset and every step); any other value raises ``ValueError``.
+In 2v2 the text adds each team's seats to its line and each seat's team to the seat's line
+(``team 0 (player_0, player_2): ...``, ``player_1 (team 1): ...``), as the picture's panel
+names it (``player_1  team 1``).
+
+Key to the text: each square reads ``<tile>/<k>``, the design (Z0, A4, B7, C8, D10, E12,
+F12, G16; the number is its value) in orientation ``r<k>``, or ``.`` when empty; ``shapes``
+lists each closed shape as ``<kind>@<vertex>=<owner>`` (``team0``, or ``-`` unclaimed); a
+seat's ``table`` is its table tile (``DARK`` = a dark, antimatter tile; ``-`` none) and
+``card(s)`` how many secret cards it holds; ``drawn`` is the tile drawn this turn.
+
+Key to the picture: each tile is drawn with its four strokes: quarter circles (small and big
+circle parts), right-angle brackets (square parts), the crossing X of D10 and F12 (the 8), and
+thin light-grey lines, the dead lines (``L``) that close nothing and score 0, so Z0, made
+only of dead lines, is the tile drawn all in light grey. An empty square is a plain, darker
+square with its name in the corner.
+Round and square lobes round the board are the frame's half-shapes. A stroke or frame lobe in
+a team's colour is part of a shape that team has claimed (``SEAT_COLORS[team]``: team 0 red,
+team 1 blue, ...; a thicker dark grey when closed but unclaimed); a disc or square on a vertex is a marker
+(small disc = small circle, large disc = big circle, square = square; hollow = unclaimed);
+purple strokes are a closed 8's line. The panel shows who acts, the match, tower and deck
+sizes, the notes of the text, the drawn tile, and per seat (``>`` marks the one deciding) its
+team's colour box, total, marker points, markers left (``s`` small, ``b`` big, ``q`` square),
+its card count and its table tile.
 
 Parameters (spec §6)
 --------------------
@@ -119,8 +159,17 @@ sides: +1/-1, draw 0); truncation after ``max_matches`` regular matches pays 0. 
 (own match score - mean of the others) / 32. Solo: victory max(score, 0)/32, defeat -1.
 Illegal action through ``env()``: -1 to the mover, game over (OGO-63); only the AEC dicts
 end (PettingZoo's way): the engine state, ``snapshot()``, the observations and the render stay
-those of the position before that action. ``infos``:
-``match_scores``, ``totals``, ``winners`` (+ ``solo_score``).
+those of the position before that action.
+
+``infos`` (the same for every agent; indexed by absolute team, not by seat and not relative to
+the observer as the observation is: in free-for-all and solo team t is seat t, in 2v2 team 0 =
+seats 0 and 2, team 1 = seats 1 and 3): ``match_scores``, a list with one int per team, the
+last finished match's score (all 0 before one ends; 8 and 0s after an 8; in solo the victory
+score, or 0); ``totals``, one int per team, the game totals; ``winners``, the sorted list of
+the winning teams once the game is over (empty until then, after a truncation and after a solo
+defeat; ``[0]`` for a solo victory; several teams on a draw; in episode ``"match"`` the teams
+with the best match score), so in 2v2 ``[1]`` means ``player_1`` and ``player_3`` won. Solo
+adds ``solo_score``, ``match_scores[0]``.
 
 Symmetries
 ----------

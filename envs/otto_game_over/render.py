@@ -153,14 +153,17 @@ def render_ansi(st: State) -> str:
         for (k, v), o in st.shapes.items()
     )
     lines.append(f"shapes: {shapes or 'none'}")
+    pairs = st.config.team_play  # 2v2: team 0 = seats 0 and 2 (spec's team A), team 1 = 1 and 3
     for t in range(st.n_teams):
         sup = st.supply[t]
+        seats = f" (player_{t}, player_{t + 2})" if pairs else ""
         lines.append(
-            f"team {t}: total {st.totals[t]}, on board {st.marker_points(t)} pt, "
+            f"team {t}{seats}: total {st.totals[t]}, on board {st.marker_points(t)} pt, "
             f"markers left small {sup[0]} big {sup[1]} square {sup[2]}"
         )
     for s in range(st.n):
-        lines.append(f"player_{s}: table {_tile(st.tables[s])}, {len(st.hands[s])} card(s)")
+        team = f" (team {st.team[s]})" if pairs else ""
+        lines.append(f"player_{s}{team}: table {_tile(st.tables[s])}, {len(st.hands[s])} card(s)")
     lines.append(
         f"tower {len(st.tower)}, deck {len(st.deck)}, drawn {_tile(st.drawn)}, match {_match_number(st)}"
         + (" (tie-break)" if st.tiebreak else "")

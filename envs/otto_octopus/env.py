@@ -46,6 +46,16 @@ index           notation                         formula
 Arm-tile orientation is implied (every arm is right-handed: ``straight`` keeps the
 heading, ``turn-in`` turns right, ``turn-out`` left), so it is not part of the action.
 
+The ``j`` of ``swap <kind> player_j`` is an absolute seat (spec §7's action table, §8's
+notation), while the observation is egocentric and holds no feature of the observer's own
+seat. So with 3 or 4 players one observation can stand behind masks in which index
+``1042 + 4 * κ + j`` means a different opponent: the seat ``j`` is ``(j - seat) % n`` slots
+clockwise from the observer (the slot of the observation's per-seat entries). A policy for 3-4
+players needs its own seat: it is the agent's name (``seat = env.possible_agents.index(agent)``).
+Append it to the observation (a one-hot of 4, in a wrapper), or remap the swap actions to
+relative ones (``r = (j - seat) % n``, back ``j = (seat + r) % n``) before the policy sees the
+mask and after it picks. With 2 players ``j`` is always the other seat.
+
 Observation: ``{"observation": float32[1834] in [-1, 1], "action_mask": int8[1106]}``
 ------------------------------------------------------------------------------------------
 Egocentric: seat slots run from the observer in turn order (slot 0 = me); unused slots
@@ -106,6 +116,38 @@ at the end the final scores and the winners: a spectator's view, not an observat
 seat's hand included, with an arrow on each start square of an arm not begun) or ``"human"``
 (prints the ansi text after the reset and every step); a person playing bots should render on
 their own turns only, as ``eightfold play`` does; any other value raises ``ValueError``.
+
+Key to the text (each square is one symbol; files a-h, ranks 1-8 as in the notation):
+
+=======================  ===================================================================
+symbol                   meaning
+=======================  ===================================================================
+``.``                    empty water
+``#``                    empty dark perimeter square (where an anglerfish may go, OTP-09)
+``C``                    empty coral corner (doubles the arm ending there)
+``a``                    empty algae square (+1)
+``*``                    an open arm tip: the empty square an arm's open end points to, where
+                         its next tile or end goes (shown over the square's own symbol)
+``^`` ``>`` ``v`` ``<``  the start square of an arm not begun yet; the arrow is the heading
+                         of its first tile, out of Otto
+``OO``                   Otto (d4, e4, d5, e5)
+``S`` ``Ti`` ``To``      straight, turn-in, turn-out, followed by the heading the arm leaves
+                         the square in (``^`` N, ``>`` E, ``v`` S, ``<`` W): ``Ti^``, ``To>``
+``E`` ``Es``             end, end-shell (the arm is closed there)
+``cl`` ``pu`` ...        a fish or bubbles, by its label (below)
+``>`` before a seat      the seat to act (in the status lines below the board)
+=======================  ===================================================================
+
+Labels: ``cl`` clownfish, ``bu`` butterflyfish, ``je`` jellyfish, ``pu`` pufferfish, ``st``
+starfish, ``se`` seahorse, ``sk`` shark, ``mo`` moray, ``an`` anglerfish, ``mi`` minnow,
+``bb`` bubbles.
+
+The picture draws the same: water light blue, the perimeter dark blue, coral corners pink,
+algae green; an arm is a purple band with white suckers on its right-hand side, an end a
+purple disc and an end-shell a disc under a yellow half shell; a yellow ring marks an open
+arm tip (``*``), a purple arrow the start square of an arm not begun; a fish is a coloured
+fish with its two-letter label, bubbles are white rings. A key at the foot of the panel says
+this and spells out the fish labels.
 
 Parameters
 ----------

@@ -184,18 +184,22 @@ class OttoOctopusGame(Game[Config, State]):
         return text if words[2] == f"player_{viewer}" else f"swap a tile with {words[2]}"
 
     def private_text(self, state: State, seat: int) -> str:
-        """In the open game (OTP-41) the other hands' visible tiles (all but the newest)."""
+        """The seat's own hand where :meth:`render_ansi` does not show it (another seat is to
+        act, or the game is over), in the open game (OTP-41) with its secret (newest) tile
+        named; ``""`` while the seat is to act, as the picture then shows its hand and the
+        other seats' visible tiles."""
         check_seat(seat, self.num_players)
         from envs.otto_octopus.board import KINDS
 
-        if not self.config.open_game:
+        if not state.over and state.to_move == seat:
             return ""
-        parts = []
-        for i in range(1, state.n):
-            q = (seat + i) % state.n
-            shown = ", ".join(KINDS[k] for k in state.hands[q][:-1]) or "none"
-            parts.append(f"player_{q} shows {shown} (+{min(1, len(state.hands[q]))} secret)")
-        return "visible tiles: " + "; ".join(parts)
+        hand = [KINDS[k] for k in state.hands[seat]]
+        text = "your hand: " + (", ".join(hand) or "none")
+        if self.config.open_game and len(hand) > 1:
+            text += f" (the newest, {hand[-1]}, is secret; the others are shown)"
+        elif self.config.open_game and hand:
+            text += " (secret)"
+        return text
 
     def render_ansi(self, state: State) -> str:
         self.check_state(state, "render_ansi", same_parameters=False)

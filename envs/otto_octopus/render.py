@@ -199,8 +199,36 @@ def _otto(d: Any) -> None:
     d.text((x0 + CELL, y0 + CELL + 30), "Otto", fill=(255, 255, 255), font=draw.font(16), anchor="mm")
 
 
+# the picture's key, drawn at the foot of the panel: marks, then the fish labels in two columns
+KEY = (
+    "pink: coral corner (x2)   green: algae (+1)",
+    "dark: perimeter (anglerfish squares)",
+    "yellow ring: where an open arm goes on",
+    "arrow: start of an arm not begun",
+    "disc: arm end; half shell: end-shell",
+    "white rings: bubbles",
+)
+FISH_KEY = tuple(
+    f"{ABBREV[k]} {B.KINDS[k]}" for k in range(B.CLOWNFISH, B.BUBBLES)
+)  # cl clownfish .. mi minnow
+
+
+def _key(d: Any, x: int, bottom: int) -> None:
+    from envs.core import draw  # Pillow: the render extra, for images only
+
+    small = draw.font(12)
+    rows = len(KEY) + (len(FISH_KEY) + 1) // 2
+    y = bottom - 17 * rows
+    for line in KEY:
+        d.text((x, y), line, fill=draw.INK, font=small)
+        y += 17
+    for i, label in enumerate(FISH_KEY):
+        d.text((x + (i % 2) * 140, y + (i // 2) * 17), label, fill=draw.INK, font=small)
+
+
 def render_rgb(st: State) -> np.ndarray:
-    """``uint8[H, W, 3]``: the ocean on the left, scores and the acting seat's hand on the right."""
+    """``uint8[H, W, 3]``: the ocean on the left, scores and the acting seat's hand on the right,
+    the key to the picture's marks and fish labels below them."""
     from envs.core import draw  # Pillow: the render extra, for images only
 
     width = 2 * MARGIN + 8 * CELL + PANEL
@@ -225,4 +253,5 @@ def render_rgb(st: State) -> np.ndarray:
         for part in line.split("; "):
             d.text((x, y + 8), part, fill=draw.INK, font=draw.font(14))
             y += 22
+    _key(d, x, height - MARGIN // 2)
     return draw.to_array(img)

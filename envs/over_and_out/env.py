@@ -19,7 +19,7 @@ the chips; a player without chips is out; the last player left wins.
 | observation space | ``Dict(observation=Box(0, 1, (60,), float32), action_mask=Box(0, 1, (12,), int8))`` |
 | rewards | placement, zero-sum (see below); ``winner_only``: -1 per eliminated player, +1 winner |
 | parallel API | no (``is_parallelizable=False``) |
-| render modes | ``ansi``, ``rgb_array``, ``human`` (prints ansi); a spectator's view: every mode shows the hand of the player to move face up (and ``human`` prints it after every step), so a person playing bots should render on their own turns only, as ``eightfold play`` does |
+| render modes | ``ansi``, ``rgb_array``, ``human`` (prints ansi); a spectator's view: every mode shows the hand of the player to move face up (and ``human`` prints it after every step), so a person playing bots should render on their own turns only, as ``eightfold play`` does; text and picture show L as the Tip Top card and list as ``discarded`` the Tip Top cards Topsy Turvy discarded face up (OAO-24) |
 
 **Actions** (index = card kind, action-space order of spec §7):
 

@@ -1,7 +1,8 @@
 """Text and image pictures of an Over and Out position, for spectators.
 
 Both show the public table (round and play count, the rules that change play or rewards, T, L,
-direction, piles, the Tip Top cards turned up, every seat's chips or its place in the order of
+direction, piles, the Tip Top cards discarded face up by Topsy Turvy (OAO-24; the current one,
+L, is the Tip Top card shown), every seat's chips or its place in the order of
 elimination, the dealer, whose turn it is, the result once the game is over)
 and the hand of the player to move face up: rendering is for people watching (or debugging) a
 game, not an observation — agents get ``observe()``.
@@ -45,7 +46,8 @@ def _rules(state: State) -> str:
     return f"rules: -10 {state.config.minus10_rule}, rewards {state.config.reward_mode}"
 
 
-def _turned_up(state: State) -> str:
+def _discarded(state: State) -> str:
+    """The Tip Top cards Topsy Turvy discarded face up (OAO-24), lowest first; L is not one of them."""
     return ", ".join(map(str, state.tiptop_discards)) or "none"
 
 
@@ -60,7 +62,7 @@ def render_ansi(state: State) -> str:
         _rules(state),
         f"total {state.total} / Tip Top {state.tiptop}   direction {_direction(state)}",
         f"draw pile {len(state.draw_pile)}   play pile {sum(state.play_pile)}   "
-        f"Tip Top pile {len(state.tiptop_pile)} (turned up: {_turned_up(state)})",
+        f"Tip Top pile {len(state.tiptop_pile)} (discarded: {_discarded(state)})",
     ]
     for seat in range(state.n):
         chips = state.chips[seat]
@@ -98,7 +100,7 @@ def _centre(draw: Any, state: State, cx: float, cy: float) -> None:
     arrow = "clockwise ->" if state.direction > 0 else "<- counter-clockwise"
     d.text((cx + 40, cy + 36), arrow, fill=INK, font=font(14), anchor="mm")
     d.text(
-        (cx + 40, cy + 60), f"Tip Top turned up: {_turned_up(state)}", fill=INK, font=font(13), anchor="mm"
+        (cx + 40, cy + 60), f"Tip Top discarded: {_discarded(state)}", fill=INK, font=font(13), anchor="mm"
     )
     info = (
         f"draw {len(state.draw_pile)} | played {sum(state.play_pile)} | Tip Top pile {len(state.tiptop_pile)}"
@@ -147,8 +149,8 @@ HAND_TOP = 494
 
 
 def render_rgb(state: State) -> np.ndarray:
-    """``uint8[H, W, 3]`` picture: round and play counter, Tip Top card (and those turned up), total,
-    seats around the table, the mover's hand."""
+    """``uint8[H, W, 3]`` picture: round and play counter, the Tip Top card (L) and those discarded,
+    total, seats around the table, the mover's hand."""
     from envs.core.draw import INK, canvas, font, to_array
 
     width, height = 760, 620

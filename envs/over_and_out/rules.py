@@ -66,7 +66,7 @@ class State(GameState):
         self.draw_pile: list[int] = []  # top = last
         self.play_pile: list[int] = [0] * NUM_KINDS  # count per kind since the last reshuffle
         self.tiptop_pile: list[int] = []  # top = last
-        self.tiptop_discards: list[int] = []  # turned-up Tip Top cards, sorted
+        self.tiptop_discards: list[int] = []  # Tip Top cards discarded by Topsy Turvy (OAO-24), sorted
         self.tiptop = 0  # L
         self.total = 0  # T
         self.direction = 1  # +1 clockwise, -1 counter-clockwise

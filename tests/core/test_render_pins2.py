@@ -215,7 +215,7 @@ CASES = {
             "Over and Out - round 17, play 254 of 5000 - game over: player_4 wins",
             "rules: -10 require_10, rewards placement",
             "total 45 / Tip Top 33   direction clockwise",
-            "draw pile 52   play pile 17   Tip Top pile 3 (turned up: 55)",
+            "draw pile 52   play pile 17   Tip Top pile 3 (discarded: 55)",
             "  player_0: out (1st out)",
             "  player_1: out (2nd out)",
             "  player_2: out (4th out)",
@@ -232,7 +232,7 @@ CASES = {
             "Over and Out - round 2, play 20 of 20 - game over: truncated",
             "rules: -10 require_10, rewards placement",
             "total 24 / Tip Top 55   direction clockwise",
-            "draw pile 53   play pile 8   Tip Top pile 4 (turned up: none)",
+            "draw pile 53   play pile 8   Tip Top pile 4 (discarded: none)",
             "  player_0 (dealer): chips 4 oooo",
             "  player_1: chips 4 oooo",
             "  player_2: chips 3 ooo",
@@ -247,7 +247,7 @@ CASES = {
             "Over and Out - round 2, play 21 of 5000",
             "rules: -10 require_10, rewards placement",
             "total 0 / Tip Top 55   direction clockwise",
-            "draw pile 65   play pile 0   Tip Top pile 4 (turned up: none)",
+            "draw pile 65   play pile 0   Tip Top pile 4 (discarded: none)",
             "  player_0 (dealer): chips 3 ooo",
             "> player_1: chips 4 oooo   hand: 1 3 4 -10",
         ),
@@ -471,12 +471,12 @@ CASES = {
             "2    Z0/1   G16/1  E12/2  C8/0   C8/0   ",
             "1    D10/2  G16/1  F12/2  A4/2   B7/2   ",
             "shapes: big@vd4=team1, small@vf6=team0, small@va6=team0, small@va1=team1, small@ve1=team0",
-            "team 0: total 3, on board 3 pt, markers left small 1 big 4 square 3",
-            "team 1: total 3, on board 3 pt, markers left small 3 big 3 square 3",
-            "player_0: table DARK, 0 card(s)",
-            "player_1: table DARK, 0 card(s)",
-            "player_2: table DARK, 1 card(s)",
-            "player_3: table DARK, 0 card(s)",
+            "team 0 (player_0, player_2): total 3, on board 3 pt, markers left small 1 big 4 square 3",
+            "team 1 (player_1, player_3): total 3, on board 3 pt, markers left small 3 big 3 square 3",
+            "player_0 (team 0): table DARK, 0 card(s)",
+            "player_1 (team 1): table DARK, 0 card(s)",
+            "player_2 (team 0): table DARK, 1 card(s)",
+            "player_3 (team 1): table DARK, 0 card(s)",
             "tower 8, deck 29, drawn -, match 1",
             "last match: 3-3",
             "cards out: time-travel 1, revolution-acw 1, alien-kidnapping 1",
@@ -1205,18 +1205,19 @@ def test_octi_jumped_squares_have_a_blue_frame() -> None:
         assert (tuple(img[y0 + 8, x0 + 4]) == (30, 120, 220)) == (name == "a2"), name
 
 
-def test_over_and_out_centre_says_none_turned_up() -> None:
-    """The centre of the picture lists the Tip Top cards turned up, "none" before any."""
+def test_over_and_out_centre_says_none_discarded() -> None:
+    """The centre of the picture lists the Tip Top cards Topsy Turvy discarded face up (OAO-24),
+    "none" before any. It said "turned up", which L, shown face up beside it, is too (OAO-09)."""
     from tests.core.test_image_shows_state import _shows_text
 
     e = _position("over_and_out", {"num_players": 3, "max_plays": 20}, 0, None, mode="rgb_array")
     assert e.unwrapped.state.tiptop_discards == []
     img = e.render()
     box = (280, 295, 560, 325)
-    assert _shows_text(img, box, "Tip Top turned up: none", 13, anchor="mm")
+    assert _shows_text(img, box, "Tip Top discarded: none", 13, anchor="mm")
     e = _position("over_and_out", {"num_players": 5}, 0, None, mode="rgb_array")
     assert e.unwrapped.state.tiptop_discards == [55]
-    assert _shows_text(e.render(), box, "Tip Top turned up: 55", 13, anchor="mm")
+    assert _shows_text(e.render(), box, "Tip Top discarded: 55", 13, anchor="mm")
 
 
 def test_otto_game_over_square_lobed_eight_counts_with_round_or_square() -> None:

@@ -232,12 +232,22 @@ def test_otp24_otp26_moves_as_the_other_seats_see_them() -> None:
     assert game.public_action_string(st, place, 2) == "place starfish c7"
 
 
-def test_otp41_private_text_lists_the_visible_tiles_of_the_open_game() -> None:
-    """OTP-41: in the open game every hand shows all but its newest tile; ``eightfold play``
-    prints them for the human (``private_text``); the closed game has nothing to add."""
+def test_otp41_private_text_adds_only_what_the_picture_leaves_out() -> None:
+    """OTP-41: in the open game every hand shows all but its newest tile. ``render_ansi`` lists
+    the hand of the seat to act and the other seats' visible tiles, so ``private_text`` (what
+    ``eightfold play`` prints below the picture for the human's seat) adds nothing for the seat
+    to act; it printed the other seats' visible tiles a second time. For a seat not to act it
+    gives the seat's own hand, naming the secret (newest) tile in the open game."""
     hands = [["starfish", "bubbles", "end"], ["straight", "turn-in", "minnow"]]
     st = make(P1, hands, open_game=True)
-    assert OttoOctopusGame(open_game=True).private_text(st, 0) == (
-        "visible tiles: player_1 shows straight, turn-in (+1 secret)"
+    assert st.current_player() == 0
+    text = OttoOctopusGame(open_game=True).render_ansi(st)
+    assert "player_0 to act (main); hand: starfish, bubbles, end" in text
+    assert "player_1 shows: straight, turn-in" in text and "minnow" not in text
+    assert OttoOctopusGame(open_game=True).private_text(st, 0) == ""
+    assert OttoOctopusGame(open_game=True).private_text(st, 1) == (
+        "your hand: straight, turn-in, minnow (the newest, minnow, is secret; the others are shown)"
     )
-    assert OttoOctopusGame().private_text(make(P1, hands), 0) == ""
+    closed = make(P1, hands)
+    assert OttoOctopusGame().private_text(closed, 0) == ""
+    assert OttoOctopusGame().private_text(closed, 1) == "your hand: straight, turn-in, minnow"

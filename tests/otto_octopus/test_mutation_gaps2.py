@@ -30,18 +30,22 @@ def test_otp23_s7_two_pending_skips_are_observed_apart_from_one() -> None:
     assert game.observe(st3, 0)[SKIPS_AT + 1] == 1.0  # 3 / 2 clipped to 1
 
 
-def test_otp41_private_text_counts_no_secret_tile_for_an_empty_hand() -> None:
+def test_otp41_an_empty_hand_shows_nothing_and_has_no_secret_tile() -> None:
     """OTP-41: the secret tile is the newest hand tile, all others are visible. A player with
     an empty hand has nothing visible and no secret tile; one holding [moray, minnow] shows
-    the moray and keeps the newer minnow secret."""
+    the moray and keeps the newer minnow secret (its own ``private_text`` names it)."""
     game = OttoOctopusGame(num_players=3, open_game=True)
     st = make(
         P1, [["starfish", "bubbles", "bubbles"], [], ["moray", "minnow"]], num_players=3, open_game=True
     )
-    text = game.private_text(st, 0)
-    assert "player_1 shows none (+0 secret)" in text
-    assert "player_2 shows moray (+1 secret)" in text
+    text = game.render_ansi(st)
+    assert "player_1 shows: -" in text
+    assert "player_2 shows: moray\n" in text + "\n"
     assert "minnow" not in text
+    assert game.private_text(st, 1) == "your hand: none"
+    assert game.private_text(st, 2) == (
+        "your hand: moray, minnow (the newest, minnow, is secret; the others are shown)"
+    )
 
 
 def test_otp27_otp32_shark_as_extra_placement_still_costs_every_opponent_two() -> None:
@@ -93,11 +97,15 @@ def test_otp41_otp48_playing_a_duplicate_uses_the_visible_copy() -> None:
     st = make(
         P1, [["starfish", "bubbles", "starfish"], ["bubbles", "bubbles", "bubbles"]], open_game=True, pile=[]
     )
-    assert "player_0 shows starfish, bubbles (+1 secret)" in game.private_text(st, 1)
+    assert "hand: starfish, bubbles, starfish" in game.render_ansi(st)
     move = next(m for m in sorted(legal(st)) if m.startswith("place starfish"))
     play(st, move)
     assert hand(st, 0) == ["bubbles", "starfish"]
-    assert "player_0 shows bubbles (+1 secret)" in game.private_text(st, 1)
+    assert st.current_player() == 1
+    assert game.render_ansi(st).endswith("player_0 shows: bubbles")
+    assert game.private_text(st, 0) == (
+        "your hand: bubbles, starfish (the newest, starfish, is secret; the others are shown)"
+    )
 
 
 def test_position_skips_are_bounded() -> None:

@@ -224,8 +224,8 @@ def test_state_dict_holds_plain_containers() -> None:
     assert yaml.safe_load(yaml.safe_dump(d))["config"]["deck_counts"]["0"] == 9
 
 
-def test_renderers_show_counters_turned_up_tiptops_and_result() -> None:
-    """The picture shows the round and play count and the Tip Top cards turned up (public,
+def test_renderers_show_counters_discarded_tiptops_and_result() -> None:
+    """The picture shows the round and play count and the Tip Top cards discarded (public,
     OAO-30; only the text showed them); both name the winner once the game is over."""
     pytest.importorskip("PIL")
     state = _midgame(n=3, plays=10, seed=2)

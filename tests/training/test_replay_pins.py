@@ -170,3 +170,27 @@ def test_result_lists_exactly_the_games_with_that_result(
         f"eightfold replay: error: no game of {unplayed} has the result 'win' (results are the pairing's "
         "first player's, as eval --records writes them)\n"
     )
+
+
+# ------------------------------------------------------------------ the list of a mixed file
+def test_list_names_each_games_env_where_the_file_mixes_games(
+    rec: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play --record`` and ``eval --records`` append, so one file may hold games of several
+    envs (or parameters): the list then names each game's env in a column after the number
+    (it gave no game, so the lines could not be told apart before one was picked). A file of
+    one env keeps the list as it was, without the column; ``octi`` and ``eightfold/octi-v0``
+    are one env."""
+    octi = {**rec, "env": "eightfold/octi-v0", "params": {}, "seats": ["heuristic", "random"]}
+    three = {**rec, "params": {"num_players": 3}, "seats": ["random"] * 3, "returns": [-1, 1, 0]}
+    path = _write(tmp_path / "mixed.jsonl", rec, octi, three)
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["#", "env", "result"]
+    width = len("over_and_out num_players=3")
+    assert lines[1].startswith(f"    1  {'over_and_out num_players=2':{width}s}  ")
+    assert lines[2].startswith(f"    2  {'octi':{width}s}  ")
+    assert lines[3].startswith(f"    3  {'over_and_out num_players=3':{width}s}  ")
+    same = format_list([rec, {**rec, "env": "eightfold/over_and_out-v0"}])
+    assert same.splitlines()[0] == f"{'#':>5s}  result moves  {'returns':22s} seats (game of its pairing)"
+    assert "over_and_out" not in same
