@@ -14,9 +14,13 @@ to that file in ``eightfold eval --records``' form, which ``eightfold replay`` l
 and turns into a dataset. Every seat other than yours is played by ``--vs`` (your partner too,
 in 2v2; a solo game is played without ``--vs``). Only legal moves are taken. You see what your
 seat sees at the table: the position, your own cards or tiles (``Game.private_text``: OTTO Game
-Over's cards, a 2v2 partner's, the open game's visible tiles), and the other seats' moves with
-their hidden parts left out (``Game.public_action_string``: Otto the Octopus's swapped and
-returned tiles).
+Over's cards, a 2v2 partner's; Otto the Octopus's picture shows your hand and, in the open game,
+the tiles the others show), the other seats' moves with their hidden parts left out
+(``Game.public_action_string``: Otto the Octopus's swapped and returned tiles; OTTO Game Over
+names a placed tile), and under each move what it set off by itself (``Game.step_events``, lines
+starting ``  - ``: a round or match lost and scored, a new deal, skipped turns, automatic passes).
+The closing line of moves names every seat's moves in full, and says so where it names hidden
+parts you were not shown.
 """
 
 from __future__ import annotations
@@ -105,10 +109,28 @@ def _ask(env: Any, stdin: TextIO, out: TextIO) -> int:
         print(f"not legal now: {raw.action_to_string(action)!r} (type 'moves' for the legal moves)", file=out)
 
 
+#: the width the list of legal moves is wrapped to (whole entries per line)
+LIST_WIDTH = 100
+
+
 def _list_moves(raw: Any, legal: list[int], out: TextIO) -> None:
     names = [raw.action_to_string(a) for a in legal]
     print(f"legal moves ({len(names)}):", file=out)
-    print("  " + "   ".join(f"{i}) {n}" for i, n in enumerate(names, 1)), file=out)
+    line = ""
+    for i, name in enumerate(names, 1):
+        entry = f"{i}) {name}"
+        if line and len(line) + 3 + len(entry) > LIST_WIDTH:
+            print(line, file=out)
+            line = ""
+        line = f"{line}   {entry}" if line else f"  {entry}"
+    print(line, file=out)
+
+
+def _print_events(game: Any, state: Any, action: int, out: TextIO) -> None:
+    """What the move sets off by itself at the table (``Game.step_events``: a round or match
+    lost and scored, a new deal, skipped turns...), before the move is made."""
+    for event in game.step_events(state, action):
+        print(f"  - {event}", file=out)
 
 
 def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
@@ -151,6 +173,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
             f"play; take a seat still in the game ({', '.join(live)})"
         )
     record = split_moves(getattr(args, "moves", None))  # the game's moves in notation, every seat's
+    hidden_seen = False  # a move of another seat was shown with its hidden part left out
     others = "a solo game" if solo else f"every other seat is {args.vs}"
     print(f"{entry.env_id}: you are {me}, {others}. Type 'help' for commands.", file=out)
     if given:
@@ -169,19 +192,23 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
                 if private:
                     print(private, file=out)
                 action = _ask(env, stdin, out)
+                _print_events(game, raw.state, action, out)
             else:
                 assert opponent is not None  # a solo game has no other seat
                 p = raw.possible_agents.index(agent)
                 action = int(opponent.act(raw.state, p, rng))
                 # as you would see it at the table: hidden parts of a move are left out
                 shown = game.public_action_string(raw.state, action, seat)
+                full = raw.action_to_string(action)
+                hidden_seen = hidden_seen or not shown.startswith(full)
                 print(f"{agent} ({args.vs}) plays: {shown}", file=out)
+                _print_events(game, raw.state, action, out)
             record.append(raw.action_to_string(action))
             env.step(action)
     except (Quit, KeyboardInterrupt) as why:  # quit, end of input, Ctrl-C: the moves are kept
         ctrl_c = isinstance(why, KeyboardInterrupt)  # the terminal shows ^C, and no new line
         print(f"{chr(10) if ctrl_c else ''}game abandoned ({'Ctrl-C' if ctrl_c else why}).", file=out)
-        _print_record(args, record, out)
+        _print_record(args, record, out, hidden_seen)
         if record_to is not None:
             print(f"(not added to {record_to}: the game did not end)", file=out)
         if ctrl_c:
@@ -193,7 +220,7 @@ def play_vs(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO |
         f"game over. returns: {[round(float(x), 3) for x in returns]}; yours: {float(returns[seat]):+.3f}",
         file=out,
     )
-    _print_record(args, record, out)
+    _print_record(args, record, out, hidden_seen)
     seats = ["human" if s == seat else str(args.vs) for s in range(game.num_players)]
     # as eval --records writes a pairing's game: "human" against the bot, the human's result
     # (a solo game, like a --watch one, names only its player: its score is in "returns")
@@ -245,13 +272,15 @@ def _append_record(
     print(f"added the game to {path} (eightfold replay {path} lists its games)", file=out)
 
 
-def _print_record(args: argparse.Namespace, record: list[str], out: TextIO) -> None:
+def _print_record(args: argparse.Namespace, record: list[str], out: TextIO, hidden: bool = False) -> None:
     """The game's moves so far, every seat's in full (hidden parts too: the game is over for
-    you), as ``--moves`` replays them after the same seeded reset."""
+    you), as ``--moves`` replays them after the same seeded reset. ``hidden``: some were shown
+    to you with a part left out, and the line says it names them."""
     if not record:
         return
+    also = "; every seat's in full, the hidden parts you were not shown included" if hidden else ""
     print(
-        f"moves so far ({len(record)}; as --moves, with this game's --seed {args.seed}, --param and "
+        f"moves so far ({len(record)}{also}; as --moves, with this game's --seed {args.seed}, --param and "
         f"--options, they set up the position): {'; '.join(record)}",
         file=out,
     )
@@ -329,9 +358,13 @@ def watch(args: argparse.Namespace, out: TextIO | None = None) -> int:
             action = choose(obs, seat)
             who = f" ({specs[seat]})" if specs else ""
             text = raw.action_to_string(action)  # before the step: a string may name the position's squares
+            events = game.step_events(raw.state, action)
             env.step(action)
             record.append(text)
-            print(f"[{step}] {agent}{who}: {text}\n", file=out)
+            print(f"[{step}] {agent}{who}: {text}", file=out)
+            for event in events:
+                print(f"  - {event}", file=out)
+            print(file=out)
             step += 1
             if args.delay:
                 time.sleep(args.delay)

@@ -479,6 +479,19 @@ class Game(ABC, Generic[C, S]):
         check_seat(seat, self.num_players)
         return ""
 
+    def step_events(self, state: S, action: int) -> list[str]:
+        """What happens at the table beyond the move itself when the player to act in
+        ``state`` takes ``action``, as sentences for people: the game's automatic steps that
+        follow it (a round or match lost and scored, a new deal, skipped turns, automatic
+        passes, the end of the game). Public facts only, so every seat (and a spectator) may
+        read them. ``state`` is not changed (the move is applied to a clone, which raises
+        ``ValueError`` for an illegal action as :meth:`GameState.apply` does). ``eightfold
+        play`` prints them after each move; ``[]`` where nothing happens by itself (a game
+        without automatic steps keeps this default)."""
+        self.check_state(state, "step_events", same_parameters=False)
+        state.clone().apply(action)
+        return []
+
     @abstractmethod
     def render_rgb(self, state: S) -> np.ndarray:
         """``uint8[H, W, 3]`` picture of the position."""

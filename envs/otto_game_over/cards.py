@@ -141,10 +141,15 @@ def kidnap(st: State, seat: int, victim: int) -> bool:
     hand = st.hands[victim]
     card = hand.pop(int(st.rng.integers(len(hand))))
     st.removed[card] += 1  # shown to all, and gone after this turn either way
-    if card == A.INFINITY:
-        return False
-    uses = joker_effects(st, seat) if card == A.JOKER else effects(st, seat, card)
-    if uses.size == 0:
+    uses = (
+        None
+        if card == A.INFINITY
+        else joker_effects(st, seat)
+        if card == A.JOKER
+        else effects(st, seat, card)
+    )
+    flow.note(st, "kidnap", seat, victim, card, uses is not None and uses.size > 0)
+    if uses is None or uses.size == 0:
         return False
     st.kidnapped = card
     st.phase = flow.KIDNAP

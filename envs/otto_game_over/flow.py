@@ -6,7 +6,7 @@ PLACE, INFINITY) is left set when a function returns, or OVER at the end.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +34,14 @@ if TYPE_CHECKING:
 CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
 PATH_TILES: tuple[int, ...] = tuple(d for d in range(8) for _ in range(4))
 MAX_MATCH_SCORE = 32  # 24 in markers + 8 (spec §5)
+
+
+def note(st: State, *event: Any) -> None:
+    """Log an automatic event for ``Game.step_events`` (:mod:`envs.otto_game_over.events`):
+    only the probe clone it makes carries an ``events`` list; a game's own states never do."""
+    log = st.__dict__.get("events")
+    if log is not None:
+        log.append(event)
 
 
 # ------------------------------------------------------------------ board edits
@@ -140,6 +148,7 @@ def setup_match(st: State, tiebreak: bool) -> None:
     st.tower = [int(x) for x in st.rng.permutation(tiles)]
     st.tables = [NO_TILE] * st.n
     if tiebreak:  # OGO-33: held cards are void, never shown
+        note(st, "void", sum(len(h) for h in st.hands))
         st.voided += sum(len(h) for h in st.hands)
         st.hands = [[] for _ in range(st.n)]
     if not st.blind_match:
@@ -155,7 +164,9 @@ def setup_match(st: State, tiebreak: bool) -> None:
                 st.hands[seat].sort()
         if aside:
             st.tower = [int(x) for x in st.rng.permutation(st.tower + aside)]
-    start_turn(st, first_player(st), False)
+    first = first_player(st)
+    note(st, "match", tiebreak, first)
+    start_turn(st, first, False)
 
 
 def first_player(st: State) -> int:
@@ -187,6 +198,7 @@ def start_turn(st: State, seat: int, extra: bool) -> None:
 def next_turn(st: State) -> tuple[int, bool]:
     if st.tt_pending:  # OGO-34
         st.tt_pending = False
+        note(st, "extra", st.to_move)
         return st.to_move, True
     return (st.to_move + 1) % st.n, False
 
@@ -208,6 +220,7 @@ def claim(st: State, team: int) -> None:
         if owner < 0 and supply[key[0]] > 0:
             st.shapes[key] = team
             supply[key[0]] -= 1
+            note(st, "claim", st.to_move, key)
 
 
 def draw(st: State) -> bool:
@@ -217,22 +230,27 @@ def draw(st: State) -> bool:
         if 0 <= st.tables[seat] < DARK:
             st.phase = PLACE
             return True
+        note(st, "empty", seat)
         return False
     tile = st.tower.pop()
     table = st.tables[seat]
     if tile == DARK:
         if st.blind_match:  # OGO-53: skip, discard
             st.discarded.append(tile)
+            note(st, "dark_blind", seat)
             return False
         if table == DARK:  # OGO-16: both discarded, new table tile and card, skip
             st.discarded += [DARK, DARK]
             st.tables[seat] = st.tower.pop() if st.tower else NO_TILE
-            if st.cards_on and st.deck:
+            card = bool(st.cards_on and st.deck)
+            if card:
                 st.hands[seat].append(st.deck.pop())
                 st.hands[seat].sort()
+            note(st, "dark_pair", seat, card)
             return False
         if table == NO_TILE:  # OGO-17
             st.tables[seat] = DARK
+            note(st, "dark_table", seat)
             return False
     st.drawn = tile
     st.phase = PLACE
@@ -287,6 +305,7 @@ def award(st: State, team: int, shapes: list[tuple[int, int]]) -> None:
 # ------------------------------------------------------------------- the 8
 def eight_closed(st: State, creator: int) -> None:
     """OGO-24/45/46/55: the match ends; Infinity decisions, or the tie-break is won."""
+    note(st, "eight", creator)
     if st.tiebreak:
         st.match_scores = [8 if t == st.team[creator] else 0 for t in range(st.n_teams)]
         end_game(st, [st.team[creator]])
@@ -347,6 +366,7 @@ def finish_match(st: State, reason: str) -> None:
     scores = match_scores(st, reason)
     st.match_scores = scores
     st.totals = [a + b for a, b in zip(st.totals, scores, strict=True)]
+    note(st, "match_over", reason, scores, st.totals)
     if st.config.episode == "match":
         end_with_match_rewards(st, scores)
         return
@@ -362,6 +382,7 @@ def finish_match(st: State, reason: str) -> None:
         else:
             setup_match(st, tiebreak=True)
     elif st.matches >= st.config.max_matches:  # §5 truncation
+        note(st, "truncated", st.matches)
         st.truncated = True
         st.final = [0.0] * st.n
         st.phase = OVER
@@ -373,6 +394,7 @@ def tile_rounds(st: State, top: list[int]) -> list[int]:
     """OGO-56: tied teams draw one tile each per round; strictly highest wins."""
     while len(st.tower) >= len(top):
         drawn = [st.tower.pop() for _ in top]
+        note(st, "tile_round", top, drawn)
         st.discarded += drawn
         values = [TILE_VALUE[x] for x in drawn]
         best = max(values)
@@ -415,6 +437,7 @@ def victory_score(empty: int, unmarked: int) -> int:
 
 def end_solo(st: State, victory: bool) -> None:
     """OGO-61/62: victory pays max(score, 0)/32, defeat -1."""
+    note(st, "solo", victory)
     if victory:
         score = solo_score(st)
         st.match_scores = [score]

@@ -10,6 +10,8 @@ import numpy as np
 from envs.core.game import STATE_OPTION, Game, Symmetry, check_rng, check_seat
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import encode, flow, notation, position
+from envs.otto_game_over.flow import PLACE
+from envs.otto_game_over.geometry import TILE_NAMES
 from envs.otto_game_over.rules import Config, State
 
 OPTION_KEYS = ("position", STATE_OPTION)
@@ -139,6 +141,27 @@ class OttoGameOverGame(Game[Config, State]):
         if self.config.solo:
             info["solo_score"] = state.match_scores[0]
         return info
+
+    def public_action_string(self, state: State, action: int, viewer: int) -> str:
+        """The move's notation; a placement also names the tile placed (shown face up: the
+        drawn tile and the table tile are public, OGO-10)."""
+        check_seat(viewer, self.num_players, "viewer")
+        text = state.action_to_string(action)
+        if 0 <= action < A.NO_CARD and state.phase == PLACE:
+            tile = state.drawn if action < 100 else state.tables[state.to_move]
+            if tile >= 0:
+                text += f" ({TILE_NAMES[tile]})"
+        return text
+
+    def step_events(self, state: State, action: int) -> list[str]:
+        """Claims (OGO-22), skipped turns and dark tiles (OGO-16..18, 53), Time Travel's extra
+        turn (OGO-34), a kidnapped card (OGO-42/43), an 8 (OGO-24), match ends with their scores
+        and totals, new and tie-break matches (OGO-53..56), the solo result (OGO-61): public
+        facts only (a card drawn is counted, never named)."""
+        self.check_state(state, "step_events", same_parameters=False)
+        from envs.otto_game_over.events import step_events
+
+        return step_events(state, action)
 
     def private_text(self, state: State, seat: int) -> str:
         """The seat's secret cards, and its 2v2 partner's (shown to it, OGO-27)."""

@@ -201,6 +201,14 @@ class OttoOctopusGame(Game[Config, State]):
             text += " (secret)"
         return text
 
+    def step_events(self, state: State, action: int) -> list[str]:
+        """The mover's draws, counted (OTP-18/21/26), skipped turns (OTP-23), automatic passes
+        (OTP-19) and the end (OTP-37, the step limit): public facts only, never a tile's kind."""
+        self.check_state(state, "step_events", same_parameters=False)
+        from envs.otto_octopus.events import step_events
+
+        return step_events(state, action)
+
     def render_ansi(self, state: State) -> str:
         self.check_state(state, "render_ansi", same_parameters=False)
         from envs.otto_octopus.render import render_ansi

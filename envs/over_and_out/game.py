@@ -149,6 +149,15 @@ class OverAndOutGame(Game[Config, State]):
 
         return render_ansi(state)
 
+    def step_events(self, state: State, action: int) -> list[str]:
+        """A round lost (OAO-15/28/42: who, why, the chip), a seat out (OAO-34), the next
+        round's dealer and Tip Top (OAO-35..37), a new Tip Top card (OAO-24/29), a reshuffle
+        (OAO-32), the step limit: public facts only, never a hand."""
+        self.check_state(state, "step_events", same_parameters=False)
+        from envs.over_and_out.events import step_events
+
+        return step_events(state, action)
+
     def render_rgb(self, state: State) -> np.ndarray:
         self.check_state(state, "render_rgb", same_parameters=False)
         from envs.over_and_out.render import render_rgb

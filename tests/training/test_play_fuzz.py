@@ -193,8 +193,9 @@ def _actors(name: str, params: dict[str, Any], seed: int, moves: list[str]) -> t
 
 
 def _last_listing(out: str) -> str:
-    i = out.rfind("\nlegal moves (") + 1
-    return out[i : out.find("\n", out.find("\n", i) + 1)]
+    """The last list of legal moves printed: its header and its lines (a long list is wrapped)."""
+    lines = out[out.rfind("\nlegal moves (") + 1 :].splitlines()
+    return "\n".join(lines[: 1 + next(i for i, x in enumerate(lines[1:]) if not x.startswith("  "))])
 
 
 def _check_vs(

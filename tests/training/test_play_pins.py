@@ -43,9 +43,11 @@ def _record(out: str) -> list[str]:
 
 def _listings(out: str) -> list[dict[int, str]]:
     """Each legal-move list printed, as ``{number: move}``."""
-    found = re.findall(r"legal moves \((\d+)\):\n  (.*)$", out, flags=re.MULTILINE)
+    # (a long list is wrapped: whole entries, each line indented by two spaces)
+    found = re.findall(r"legal moves \((\d+)\):\n((?:  \d+\) .*\n?)+)", out)
     lists = []
-    for count, line in found:
+    for count, block in found:
+        line = "   ".join(x.strip() for x in block.splitlines())
         items = re.findall(r"(\d+)\) (.+?)(?=\s{3}\d+\)|$)", line)
         assert len(items) == int(count), line
         lists.append({int(k): name for k, name in items})

@@ -162,8 +162,11 @@ def test_the_record_play_prints_sets_up_the_position_again(
     reset_to_position(env, 4, None, record)
     # the last prompt showed this position: the same seat to act, the same legal moves
     assert env.agent_selection == "player_1"
-    header, listing = out.rsplit("legal moves (", 1)[1].splitlines()[:2]
-    shown = re.findall(r"\d+\) (.+?)(?=\s{3}\d+\)|$)", listing.strip())
+    header, *rest = out.rsplit("legal moves (", 1)[1].splitlines()
+    listing = "   ".join(
+        x.strip() for x in rest[: next(i for i, x in enumerate(rest) if not x.startswith("  "))]
+    )
+    shown = re.findall(r"\d+\) (.+?)(?=\s{3}\d+\)|$)", listing)
     mask = env.observe("player_1")["action_mask"]
     legal = [env.unwrapped.action_to_string(int(a)) for a in np.flatnonzero(mask)]
     assert header == f"{len(legal)}):" and sorted(shown) == sorted(legal)

@@ -1,0 +1,94 @@
+"""What happens by itself at an OTTO Game Over table after a move (``Game.step_events``).
+
+The move is applied to a clone that carries an ``events`` list, which :func:`flow.note`
+fills at each automatic step (claims, skipped turns, dark tiles, Time Travel, kidnapped cards,
+the 8, match ends and new matches, tie-breaks, the end). Every fact named is public at the
+table: a card drawn after a dark pair is counted, never named; a kidnapped card is shown to all
+(OGO-42).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.otto_game_over import actions as A
+from envs.otto_game_over.geometry import SHAPE_NAMES, TILE_NAMES, VERTEX_NAMES
+from envs.otto_game_over.rules import State
+
+REASONS = {"eight": "an 8 was closed", "full": "the board is full", "exhausted": "no tiles are left to play"}
+
+
+def _side(st: State, team: int) -> str:
+    """A team as the table names it: ``team t`` in 2v2, the seat in free-for-all."""
+    return f"team {team}" if st.config.team_play else f"player_{team}"
+
+
+def _scores(st: State, scores: list[int]) -> str:
+    return ", ".join(f"{_side(st, t)} {v}" for t, v in enumerate(scores))
+
+
+def _tile(t: int) -> str:
+    return "no tile" if t < 0 else TILE_NAMES[t]
+
+
+def step_events(before: State, action: int) -> list[str]:
+    """The automatic steps after ``action``, as sentences, in the order they happen."""
+    probe = before.clone()
+    log: list[tuple[Any, ...]] = []
+    probe.__dict__["events"] = log
+    probe.apply(action)
+    return [text for event in log if (text := _say(before, probe, event))]
+
+
+def _say(st: State, after: State, event: tuple[Any, ...]) -> str:
+    kind, *args = event
+    if kind == "claim":  # OGO-21/22
+        seat, (shape, v) = args
+        return f"player_{seat} claims the unclaimed {SHAPE_NAMES[shape]} shape at {VERTEX_NAMES[v]} with a marker"
+    if kind == "dark_pair":  # OGO-16
+        seat, card = args
+        also = " and a secret card" if card else ""
+        return (
+            f"player_{seat} draws a dark tile on a dark table tile: both leave the match, "
+            f"player_{seat} draws a new table tile{also} and the turn is skipped"
+        )
+    if kind == "dark_table":  # OGO-17
+        return (
+            f"player_{args[0]} draws a dark tile with no table tile: it becomes the table tile, turn skipped"
+        )
+    if kind == "dark_blind":  # OGO-53
+        return f"player_{args[0]} draws a dark tile in a blind match: it is discarded, turn skipped"
+    if kind == "empty":  # OGO-18
+        return f"player_{args[0]} has no tile to place (the tower is empty): turn skipped"
+    if kind == "extra":  # OGO-34
+        return f"player_{args[0]} takes the Time-Travel extra turn"
+    if kind == "kidnap":  # OGO-42/43
+        seat, victim, card, used = args
+        name = A.CARD_NAMES[card]
+        if used:
+            return f"player_{seat} kidnaps {name} from player_{victim} and must play it now"
+        return f"player_{seat} kidnaps {name} from player_{victim}: it cannot be played now and is void"
+    if kind == "eight":  # OGO-24
+        return f"player_{args[0]} closed an 8: the match ends"
+    if kind == "match_over":  # OGO-48..52
+        reason, scores, totals = args
+        text = f"match over ({REASONS[reason]}): {_scores(st, scores)}"
+        return text if st.config.episode == "match" else f"{text}; totals {_scores(st, totals)}"
+    if kind == "truncated":  # spec §5
+        return f"{args[0]} matches played, the limit: the game stops without a winner"
+    if kind == "void":  # OGO-33
+        return f"the {args[0]} cards still held are void in the tie-break" if args[0] else ""
+    if kind == "match":  # §2.3-2.5, OGO-53/54
+        tiebreak, first = args
+        what = "a blind tie-break match" if tiebreak else "a new match"
+        return f"{what} is dealt; player_{first} starts"
+    if kind == "tile_round":  # OGO-56
+        teams, drawn = args
+        return "tie-break draw: " + ", ".join(
+            f"{_side(st, t)} {_tile(x)}" for t, x in zip(teams, drawn, strict=True)
+        )
+    if kind == "solo":  # OGO-61/62
+        return (
+            f"victory: score {after.match_scores[0]}" if args[0] else "the match ends without victory: defeat"
+        )
+    raise AssertionError(f"unknown event {kind!r}")  # pragma: no cover

@@ -1,0 +1,299 @@
+"""``Game.step_events``: what happens by itself at the table after a move, as ``eightfold
+play`` prints it (a round or match lost and scored, a new deal, skipped turns, automatic
+passes, dark tiles, kidnapped cards, the end).
+
+Each game's events are checked at every step of whole seeded games against the states before
+and after the real move: an event is said exactly when its fact happened, with the numbers the
+state shows (OAO-15/24/28/32..38/42, OGO-16..18/22/24/34/42/43/48..53, OTP-18/19/23/37), and
+the call changes nothing (the move goes to a clone, the engine's generator included)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+from envs.core.registry import get_game
+from envs.over_and_out.cards import BUST, MINUS10, TIPTOP_VALUES, TOPSY_TURVY
+
+_SUFFIX = {1: "st", 2: "nd", 3: "rd", 4: "th", 5: "th", 6: "th", 7: "th"}
+
+
+def _games(name: str, params: dict[str, Any], seeds: range) -> Any:
+    """(game, state before, action, events, state after) for every move of random games."""
+    game = get_game(name).game_class()(**params)
+    for seed in seeds:
+        rng = np.random.default_rng(seed + 100)
+        state = game.new_initial_state(np.random.default_rng(seed))
+        while not state.is_terminal():
+            action = int(rng.choice(np.flatnonzero(state.legal_mask())))
+            before = state.clone()
+            events = game.step_events(state, action)
+            state.apply(action)
+            yield game, before, action, events, state
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("octi", {}),
+        ("over_and_out", {"num_players": 3}),
+        ("otto_game_over", {"num_players": 4, "teams": True}),
+        ("otto_octopus", {"num_players": 3}),
+    ],
+)
+def test_step_events_change_nothing_and_refuse_an_illegal_action(name: str, params: dict[str, Any]) -> None:
+    """The move is applied to a clone: the state, its generator's next draws and its legal
+    moves are as before; an illegal action raises ``ValueError`` as ``apply`` does."""
+    game = get_game(name).game_class()(**params)
+    state = game.new_initial_state(np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        legal = np.flatnonzero(state.legal_mask())
+        action = int(rng.choice(legal))
+        saved, twin = state.to_dict(), state.clone()
+        game.step_events(state, action)
+        assert state.to_dict() == saved
+        assert state.rng.random() == twin.rng.random()  # the same stream, not advanced
+        state.apply(action)
+    state = game.new_initial_state(np.random.default_rng(3))
+    illegal = int(np.flatnonzero(state.legal_mask() == 0)[0])
+    with pytest.raises(ValueError, match="illegal|action"):
+        game.step_events(state, illegal)
+
+
+def test_octi_has_no_automatic_steps() -> None:
+    """Nothing in Octi happens by itself: every move says all (the default ``[]``)."""
+    assert all(events == [] for *_, events, _after in _games("octi", {"max_turns": 30}, range(2)))
+
+
+# ------------------------------------------------------------------ Over and Out
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"num_players": 2},
+        {"num_players": 4},
+        {"num_players": 3, "minus10_rule": "lose_below_zero", "starting_chips": 2},
+        {"num_players": 3, "max_plays": 70},
+    ],
+)
+def test_over_and_out_says_each_round_lost_and_the_next_deal(params: dict[str, Any]) -> None:
+    """OAO-15/28/42 (why), OAO-33 (the chip), OAO-34 (out), OAO-35..37 (the next dealer, Tip
+    Top and first player), OAO-38 (the winner), OAO-24 (a new Tip Top), OAO-32 (a reshuffle)
+    and the step limit: each said exactly when it happens, with the state's numbers."""
+    seen: set[str] = set()
+    for _game, before, action, events, after in _games("over_and_out", params, range(4)):
+        expected: list[str] = []
+        losers = [s for s in range(before.n) if after.chips[s] < before.chips[s]]
+        if action == TOPSY_TURVY:
+            said = [
+                e
+                for e in events
+                if e.startswith(f"Tip Top {before.tiptop} is discarded; the new Tip Top is ")
+            ]
+            assert len(said) == 1, events
+            new = int(said[0].rsplit(" ", 1)[1])
+            assert new in TIPTOP_VALUES and new != before.tiptop
+            assert (new < before.total) == bool(losers)  # OAO-28
+            if not losers:
+                assert new == after.tiptop
+            seen.add("tiptop")
+        if losers:
+            (q,) = losers
+            assert q == before.to_move
+            left = after.chips[q]
+            chips = f"{left} chip{'s' if left != 1 else ''} left" if left else "no chips left"
+            why = {
+                BUST: f"cannot play a card without going over Tip Top {before.tiptop}",
+                TOPSY_TURVY: f"turned up a Tip Top below the total {before.total}",
+                MINUS10: f"played -10 on a total of {before.total}, below 10",
+            }[action]
+            expected.append(f"player_{q} {why}: loses round {before.round} and a chip ({chips})")
+            if not left:
+                expected.append(
+                    f"player_{q} is out ({len(after.out_order)}{_SUFFIX[len(after.out_order)]} out)"
+                )
+            if after.round > before.round:
+                expected.append(
+                    f"round {after.round}: player_{after.dealer} deals, Tip Top {after.tiptop}; "
+                    f"player_{after.to_move} plays first"
+                )
+            elif not after.truncated:
+                (winner,) = [s for s in range(after.n) if after.chips[s]]
+                expected.append(f"player_{winner} is the last player with chips and wins the game")
+            seen.add(why.split()[0])
+        elif action != BUST and sum(after.play_pile) == 0:
+            expected.append(
+                f"the draw pile is empty: the play pile ({sum(before.play_pile) + 1} cards, this one "
+                "included) is shuffled into a new draw pile"
+            )
+            seen.add("reshuffle")
+        if after.truncated:
+            expected.append(
+                f"play {after.plays} reached the limit of {after.config.max_plays}: the game stops"
+            )
+            seen.add("limit")
+        assert [e for e in events if not e.startswith("Tip Top ") and "Tip Top pile" not in e] == expected
+    # the games above reach every kind of event of their config
+    wanted = {"tiptop", "cannot", "turned"}  # (a reshuffle: the next test)
+    if params.get("minus10_rule") == "lose_below_zero":
+        wanted.add("played")
+    if "max_plays" in params:
+        wanted.add("limit")
+    assert wanted <= seen
+
+
+# ------------------------------------------------------------- OTTO Game Over
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"num_players": 4, "teams": True},
+        {"num_players": 3, "blind": True},
+        {"episode": "match"},
+        {"num_players": 1},
+    ],
+)
+def test_otto_game_over_says_skips_dark_tiles_kidnaps_and_match_ends(params: dict[str, Any]) -> None:
+    """OGO-16/17/53 (dark tiles), OGO-42/43 (the kidnapped card: the one that left the
+    victim's hand), OGO-48..52 (a match's scores and the totals after it), the next match's
+    first player (§2.5) and the solo result (OGO-61): each event against the real move."""
+    side = "team" if params.get("teams") else "player_"
+    counts = {"dark": 0, "match": 0, "kidnap": 0}
+    for _game, before, _action, events, after in _games("otto_game_over", params, range(3)):
+        darks = sum("draws a dark tile" in e for e in events)
+        same_match = after.matches == before.matches and after.tiebreak == before.tiebreak
+        if same_match:
+            grown = len(after.discarded) - len(before.discarded)
+            pairs = sum("on a dark table tile" in e for e in events)
+            blind = sum("in a blind match" in e for e in events)
+            assert grown >= 2 * pairs + blind  # (a meteorite discards table tiles too)
+            counts["dark"] += darks
+        ended = [e for e in events if e.startswith("match over (")]
+        if after.matches > before.matches or (after.is_terminal() and params.get("num_players") != 1):
+            assert len(ended) == 1, events
+            scores = ", ".join(
+                f"{side if side == 'player_' else 'team '}{t} {v}" for t, v in enumerate(after.match_scores)
+            )
+            assert ended[0].split(": ", 1)[1].startswith(scores)
+            if params.get("episode") != "match":
+                totals = ", ".join(
+                    f"{side if side == 'player_' else 'team '}{t} {v}" for t, v in enumerate(after.totals)
+                )
+                assert ended[0].endswith(f"; totals {totals}")
+            counts["match"] += 1
+        else:
+            assert not ended, events
+        dealt = [
+            e for e in events if re.fullmatch(r"a (new|blind tie-break) match is dealt; player_\d starts", e)
+        ]
+        assert len(dealt) == (not after.is_terminal() and after.matches > before.matches)
+        if dealt:  # after the match's end, and it names the match's kind
+            assert events.index(dealt[0]) > events.index(ended[0])
+            assert ("tie-break" in dealt[0]) == after.tiebreak
+        for e in events:
+            m = re.fullmatch(
+                r"player_(\d) kidnaps (\S+) from player_(\d)(: it cannot be played now and is void| and must play it now)",
+                e,
+            )
+            if m:
+                victim, name = int(m.group(3)), m.group(2)
+                from envs.otto_game_over.actions import CARD_OF_NAME
+
+                card = CARD_OF_NAME[name]
+                assert after.removed[card] == before.removed[card] + 1
+                assert len(before.hands[victim]) == len(after.hands[victim]) + 1
+                counts["kidnap"] += 1
+        if params.get("num_players") == 1 and after.is_terminal():
+            won = after.winners == [0]
+            assert events[-1] == (
+                f"victory: score {after.match_scores[0]}" if won else "the match ends without victory: defeat"
+            )
+    if params.get("num_players") != 1:
+        assert counts["match"] >= 3
+    if not params.get("blind") and params.get("num_players") != 1:
+        assert counts["dark"] >= 1
+
+
+def test_otto_game_over_names_the_tile_a_placement_puts_down() -> None:
+    """OGO-10: the drawn tile is shown face up and the table tile is public, so a placement
+    as another seat sees it names its tile; a card or Infinity move is its notation alone."""
+    for game, before, action, _events, after in _games("otto_game_over", {}, range(2)):
+        text = game.public_action_string(before, action, 1 - before.to_move if before.n == 2 else 0)
+        notation = before.action_to_string(action)
+        if action < 200:
+            from envs.otto_game_over.geometry import TILE_NAMES
+
+            tile = before.drawn if action < 100 else before.tables[before.to_move]
+            assert text == f"{notation} ({TILE_NAMES[tile]})"
+            if after.matches == before.matches and not after.is_terminal():  # the board is kept
+                sq = notation.split()[1]
+                assert after.design[(int(sq[1]) - 1) * 5 + "abcde".index(sq[0])] == tile
+        else:
+            assert text == notation
+
+
+# ----------------------------------------------------------- Otto the Octopus
+@pytest.mark.parametrize(
+    "params",
+    [{"num_players": 2}, {"num_players": 4}, {"num_players": 3, "simplified": True}, {"num_players": 1}],
+)
+def test_otto_octopus_says_draws_skips_automatic_passes_and_the_end(params: dict[str, Any]) -> None:
+    """OTP-18/21/26 (the mover's draws, counted), OTP-23 (a skipped turn: the jellyfish's next
+    seat), OTP-19 (a seat that cannot place passes by itself), OTP-37 (the end)."""
+    seen: set[str] = set()
+    for _game, before, action, events, after in _games("otto_octopus", params, range(4)):
+        p = before.to_move
+        for e in events:
+            if m := re.fullmatch(r"player_(\d) draws (\d+) tiles? \((\d+) left in the pile\)", e):
+                assert int(m.group(1)) == p and int(m.group(3)) == len(after.pile)
+                seen.add("draw")
+            elif m := re.fullmatch(r"player_(\d) skips (a turn|\d+ turns) \(jellyfish\)", e):
+                seen.add("skip")
+            elif m := re.fullmatch(r"player_(\d) cannot place a tile and passes", e):
+                q = int(m.group(1))
+                assert after.passed[q]
+                seen.add("pass")
+            else:
+                assert after.is_terminal() and e == (
+                    "the game is over"
+                    if before.n == 1
+                    else "every player has passed since the last placement: the game is over"
+                )
+                seen.add("end")
+        if after.is_terminal():
+            assert events and events[-1].endswith("the game is over")
+        # the mover's hand: + the tiles drawn, - the one placed or returned (a swap trades one)
+        drawn = len(after.hands[p]) - len(before.hands[p]) + (action < 1024) + (1026 <= action < 1042)
+        said = [int(m.group(1)) for e in events if (m := re.fullmatch(r"player_\d draws (\d+) tiles? .*", e))]
+        assert said == ([drawn] if drawn else [])
+    assert {"draw", "end"} <= seen
+    if params["num_players"] > 1:
+        assert "pass" in seen
+    if params["num_players"] > 1 and not params.get("simplified"):
+        assert "skip" in seen
+
+
+def test_over_and_out_says_when_the_play_pile_is_reshuffled() -> None:
+    """OAO-32: with the draw pile empty, the play pile, the card just played included, becomes
+    the new draw pile: said once, with its size (a round's first plays never get there in
+    random games, so the cards are moved from the draw pile to the play pile first)."""
+    game = get_game("over_and_out").game_class()(num_players=2)
+    state = game.new_initial_state(np.random.default_rng(0))
+    for kind in state.draw_pile:
+        state.play_pile[kind] += 1
+    moved = len(state.draw_pile)
+    state.draw_pile = []
+    card = int(next(a for a in np.flatnonzero(state.legal_mask()) if a not in (BUST, TOPSY_TURVY)))
+    events = game.step_events(state, card)
+    assert events == [
+        f"the draw pile is empty: the play pile ({moved + 1} cards, this one included) is shuffled into a new draw pile"
+    ]
+    state.apply(card)
+    assert sum(state.play_pile) == 0 and len(state.draw_pile) == moved  # (one drawn back)
+    following = int(next(a for a in np.flatnonzero(state.legal_mask()) if a not in (BUST, TOPSY_TURVY)))
+    assert game.step_events(state, following) == []  # the pile grows again: nothing to say
