@@ -20,28 +20,47 @@ from training.tournament import play_pairing
 BEST_MODEL_INFO = "best_model.json"
 """The steps and mean score of the evaluation ``best_model.zip`` comes from."""
 
+EVAL_ROW_KEYS = ("games", "win_rate", "win_rate_ci95", "score", "mean_placement", "draws", "truncated")
+"""What an ``eval.jsonl`` row keeps of each baseline's pairing (rows written before ``draws``
+and ``truncated`` were kept lack those two; their readers take the others)."""
+
+SAVED_AT = "eightfold_saved_at"
+"""The model attribute :func:`save_model` sets to the time of the save (``time.time()``): SB3
+saves it in the zip's ``data`` with the model's other attributes, so the run's own clock says
+when a model was saved however the file was copied since (``--resume`` sets aside the episodes
+logged after it: ``training.train.rollback_run``)."""
+
 
 def save_model(model: Any, path: Path) -> Path:
     """``model.save(path)`` in one step: written to a hidden file beside it, then renamed, so a
-    kill or a Ctrl-C while sb3 writes leaves the earlier file (or none), never a cut-short one."""
+    kill or a Ctrl-C while sb3 writes leaves the earlier file (or none), never a cut-short one.
+    The file records the time of the save (:data:`SAVED_AT`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    setattr(model, SAVED_AT, time.time())
     with replacing(path) as tmp:
         model.save(tmp)
     return path
 
 
 class CheckpointEvery(BaseCallback):
-    """Every ``every`` calls (each is ``n_envs`` env steps), save the model to
-    ``<folder>/model_<steps>_steps.zip`` (sb3's ``CheckpointCallback`` names, written in one
-    step by :func:`save_model`)."""
+    """Save the model to ``<folder>/model_<steps>_steps.zip`` (sb3's ``CheckpointCallback``
+    names, written in one step by :func:`save_model`) at the first env step at or past each
+    multiple of ``every`` learner steps, counted in the run's total steps (a resumed run keeps
+    the grid of its first part; with ``n_envs`` envs a step adds ``n_envs``, so a checkpoint may
+    come up to ``n_envs - 1`` steps past the multiple, and its name says where)."""
 
     def __init__(self, every: int, folder: Path) -> None:
         super().__init__()
         self.every = every
         self.folder = folder
+        self._mark = 0  # the multiples of ``every`` passed so far
+
+    def _on_training_start(self) -> None:
+        self._mark = self.num_timesteps // self.every
 
     def _on_step(self) -> bool:
-        if self.n_calls % self.every == 0:
+        if self.num_timesteps // self.every > self._mark:
+            self._mark = self.num_timesteps // self.every
             save_model(self.model, self.folder / f"model_{self.num_timesteps}_steps.zip")
         return True
 
@@ -117,12 +136,15 @@ def load_pool(env: Any, pool_dir: Path, groups: Sequence[str], keep: int) -> int
 
 
 class BaselineEvalCallback(BaseCallback):
-    """Every ``every`` steps, play ``games`` seat-swapped games against each baseline with
-    the current policy (greedy action: ``deterministic``); log ``eval/win_rate_<bot>``
-    and ``eval/score_<bot>`` to TensorBoard, append a line to ``eval.jsonl`` and save
-    ``best_model.zip`` when the mean score over the baselines improves. ``at_start``: also
-    evaluate the policy PPO starts from (after a behaviour-cloning warm start), so
-    ``best_model.zip`` may be that policy."""
+    """At the first env step at or past each multiple of ``every`` learner steps (counted in the
+    run's total steps, so a resumed run keeps the grid; it may come up to ``n_envs - 1`` steps
+    past the multiple), play ``games`` games against each baseline with the current policy
+    (greedy action: ``deterministic``), the agent's seat rotating (:func:`play_pairing`); log
+    ``eval/win_rate_<bot>`` and ``eval/score_<bot>`` to TensorBoard, append a line to
+    ``eval.jsonl`` (per baseline: games, win rate and its interval, score, mean placement, draws
+    and games cut off at the step limit, ``truncated``) and save ``best_model.zip`` when the
+    mean score over the baselines improves. ``at_start``: also evaluate the policy PPO starts
+    from (after a behaviour-cloning warm start), so ``best_model.zip`` may be that policy."""
 
     def __init__(
         self,
@@ -146,7 +168,7 @@ class BaselineEvalCallback(BaseCallback):
         self.seed = seed
         self.deterministic = deterministic
         self.best = self._best_so_far()  # a resumed run keeps its best_model.zip unless beaten
-        self._last = 0
+        self._mark = 0  # the multiples of ``every`` passed so far
         self._start = time.time()
 
     def _best_so_far(self) -> float:
@@ -168,14 +190,14 @@ class BaselineEvalCallback(BaseCallback):
         return best
 
     def _on_training_start(self) -> None:
-        self._last = self.num_timesteps
+        self._mark = self.num_timesteps // self.every if self.every > 0 else 0
         self._start = time.time()
         if self.at_start:
             self.evaluate()
 
     def _on_step(self) -> bool:
-        if self.every > 0 and self.num_timesteps - self._last >= self.every:
-            self._last = self.num_timesteps
+        if self.every > 0 and self.num_timesteps // self.every > self._mark:
+            self._mark = self.num_timesteps // self.every
             self.evaluate()
         return True
 
@@ -186,15 +208,15 @@ class BaselineEvalCallback(BaseCallback):
         for spec, bot in self.opponents.items():
             res = play_pairing(self.game, me, bot, ("agent", spec), range(self.games), seed=self.seed)
             summary = res.summary()
-            row[spec] = {
-                k: summary[k] for k in ("games", "win_rate", "win_rate_ci95", "score", "mean_placement")
-            }
+            row[spec] = {k: summary[k] for k in EVAL_ROW_KEYS}
             self.logger.record(f"eval/win_rate_{spec}", summary["win_rate"])
             self.logger.record(f"eval/score_{spec}", summary["score"])
             scores.append(summary["score"])
         self.model.policy.set_training_mode(False)
         append_line(self.out_dir / "eval.jsonl", json.dumps(row))
         text = "  ".join(f"{s}: {row[s]['win_rate']:.2f}" for s in self.opponents)
+        cut = [f"{s} {row[s]['truncated']}/{row[s]['games']}" for s in self.opponents if row[s]["truncated"]]
+        text += f"; cut off at the step limit: {', '.join(cut)}" if cut else ""
         print(f"[eval @ {self.num_timesteps:,} steps, {row['wall_s']:.0f}s] win rate vs {text}", flush=True)
         mean = sum(scores) / max(1, len(scores))
         if mean > self.best:

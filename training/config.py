@@ -208,8 +208,14 @@ class TrainConfig:
             raise ValueError(f"rllib must be a mapping of PPOConfig.training settings, got {self.rllib!r}")
         if not isinstance(self.eval_opponents, list):
             raise ValueError(
-                f"eval_opponents must be a list of bot specs (YAML list, or --set "
-                f'\'eval_opponents=["random", "heuristic"]\'), got {self.eval_opponents!r}'
+                f"eval_opponents must be a list of bot specs (a YAML list, or a comma list: --set "
+                f"eval_opponents=random,heuristic), got {self.eval_opponents!r}"
+            )
+        twice = sorted({str(s) for s in self.eval_opponents if self.eval_opponents.count(s) > 1})
+        if twice:
+            raise ValueError(
+                f"eval_opponents must name each baseline once (each is played eval_games games), got "
+                f"{', '.join(map(repr, twice))} twice or more in {self.eval_opponents!r}"
             )
         periodic = int(self.eval_every) > 0 and int(self.eval_games) > 0
         if not self.eval_opponents and (periodic or int(self.final_eval_games) > 0):
@@ -302,6 +308,32 @@ def _check_type(f: dataclasses.Field[Any], value: Any) -> None:
         raise ValueError(f"{name} must be {_KIND[base]}{null}, got {value!r}")
 
 
+def split_specs(value: str, option: str) -> list[str]:
+    """A comma list of player specs -> the specs: a ``k=v`` item continues the bot spec before
+    it (``"random,mcts:sims=50,c=0.5"`` is ``random`` and ``mcts:sims=50,c=0.5``), and an item
+    that names no bot or model among several is refused (a path split at its own comma). Errors
+    name ``option``."""
+    items: list[str] = []
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        if items and ":" in items[-1] and "=" in part and ":" not in part:
+            items[-1] += "," + part
+        else:
+            items.append(part)
+    if len(items) > 1:  # a path split at its own comma would read as an unknown bot
+        from training.players import NOT_A_MODEL, names_no_player
+
+        for item in items:
+            if names_no_player(item):
+                raise ValueError(
+                    f"{option}: no bot or model {item!r} ({NOT_A_MODEL}); a comma separates the "
+                    f"specs, so a path with a comma in it goes in a list: "
+                    f"--set '{option}=[\"runs/a,b/model.zip\"]'"
+                )
+    return items
+
+
 def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
     """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights. In a
     comma list a ``k=v`` item continues the bot spec before it, so a spec keeps all its
@@ -309,25 +341,7 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
     In a list each item weighs 1, so ``"random,random,heuristic"`` is ``{random: 2, heuristic: 1}``.
     Errors name ``option``."""
     if isinstance(value, str):
-        items: list[str] = []
-        for part in (p.strip() for p in value.split(",")):
-            if not part:
-                continue
-            if items and ":" in items[-1] and "=" in part and ":" not in part:
-                items[-1] += "," + part
-            else:
-                items.append(part)
-        if len(items) > 1:  # a path split at its own comma would read as an unknown bot
-            from training.players import NOT_A_MODEL, names_no_player
-
-            for item in items:
-                if names_no_player(item):
-                    raise ValueError(
-                        f"{option}: no bot or model {item!r} ({NOT_A_MODEL}); a comma separates the "
-                        f"specs, so a path with a comma in it goes in a list: "
-                        f"--set '{option}=[\"runs/a,b/model.zip\"]'"
-                    )
-        value = items
+        value = split_specs(value, option)
     if isinstance(value, Mapping):
         weights = {}
         for k, v in value.items():
@@ -389,6 +403,8 @@ def merge(cfg: TrainConfig, data: dict[str, Any], source: str) -> TrainConfig:
                 values[f.name] = float(v)
     if "opponents" in values:
         values["opponents"] = parse_opponents(values["opponents"])
+    if isinstance(values.get("eval_opponents"), str):  # a comma list, read as opponents' is
+        values["eval_opponents"] = split_specs(values["eval_opponents"], "eval_opponents")
     if values.get("pretrain_opponents") is not None:
         values["pretrain_opponents"] = parse_opponents(values["pretrain_opponents"], "pretrain_opponents")
     if "params" in values:

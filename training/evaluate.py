@@ -328,35 +328,75 @@ def _same_saved_player(players: Sequence[str]) -> tuple[str, str] | None:
 
 # ---------------------------------------------------------------------- output
 def format_table(res: dict[str, Any]) -> str:
-    head = f"{'player':34s} {'vs':22s} {'games':>5s} {'W':>5s} {'D':>4s} {'L':>5s} {'win rate [95% CI]':>24s}"
+    """The tournament's table, its note on games cut off at the step limit and its Elo line.
+    Long player names are shortened in the middle (:func:`short_names`: distinct players stay
+    distinct) and the columns widen to the longest name shown."""
+    names = short_names([*res.get("players", []), *(n for p in res["pairs"] for n in (p["a"], p["b"]))])
+    wa = max([34, *(len(names[p["a"]]) for p in res["pairs"])])
+    wb = max([22, *(len(names[p["b"]]) for p in res["pairs"])])
+    head = f"{'player':{wa}s} {'vs':{wb}s} {'games':>5s} {'W':>5s} {'D':>4s} {'L':>5s} {'win rate [95% CI]':>24s}"
     multi = res.get("sides", res["num_players"]) > 2
     head += f" {'place':>6s}" if multi else ""
     lines = [head, "-" * len(head)]
     for p in res["pairs"]:
         lo, hi = p["win_rate_ci95"]
         row = (
-            f"{_short(p['a']):34s} {_short(p['b']):22s} {p['games']:5d} {p['wins']:5d} {p['draws']:4d} "
+            f"{names[p['a']]:{wa}s} {names[p['b']]:{wb}s} {p['games']:5d} {p['wins']:5d} {p['draws']:4d} "
             f"{p['losses']:5d} {p['win_rate']:9.3f} [{lo:.3f}, {hi:.3f}]"
         )
         lines.append(row + (f" {p['mean_placement']:6.2f}" if multi else ""))
     cut = [p for p in res["pairs"] if p.get("truncated")]
     if cut:  # no outcome of play: a short step limit would pass for close play
         lines.append(
-            "cut off at the step limit, counted as draws (returns 0): "
+            "cut off at the step limit, counted by the returns the game pays there: "
             + ", ".join(
-                f"{p['truncated']} of {p['games']} ({_short(p['a'])} vs {_short(p['b'])})" for p in cut
+                f"{p['truncated']} of {p['games']} ({names[p['a']]} vs {names[p['b']]}{_cut_results(p)})"
+                for p in cut
             )
         )
     lines.append("")
     lines.append(
         "Elo (Bradley-Terry, first player = 1000): "
-        + ", ".join(f"{_short(n)} {e:.0f}" for n, e in sorted(res["elo"].items(), key=lambda kv: -kv[1]))
+        + ", ".join(f"{names[n]} {e:.0f}" for n, e in sorted(res["elo"].items(), key=lambda kv: -kv[1]))
     )
     return "\n".join(lines)
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= 34 else "..." + name[-31:]
+def _cut_results(pair: Mapping[str, Any]) -> str:
+    """``": 3 draws, 1 win"``: how the table counted a pair's cut-off games (nothing for a
+    result file written before they were counted apart)."""
+    counts = pair.get("truncated_results")
+    if not isinstance(counts, Mapping):
+        return ""
+    words = (("wins", "win"), ("draws", "draw"), ("losses", "loss"))
+    parts = [f"{counts[k]} {one if counts[k] == 1 else k}" for k, one in words if counts.get(k)]
+    return ": " + ", ".join(parts) if parts else ""
+
+
+SHORT_NAME = 34
+"""The width a player's name is shortened to in ``eval``'s table and Elo line (when that keeps
+the players apart)."""
+
+
+def _middle(name: str, width: int) -> str:
+    """``name`` cut to ``width`` characters by an ellipsis in the middle: the head (a run's
+    folder) and the longer tail (the file) stay."""
+    if len(name) <= width:
+        return name
+    head = (width - 3) // 3
+    return name[:head] + "..." + name[len(name) - (width - 3 - head) :]
+
+
+def short_names(names: Sequence[str], width: int = SHORT_NAME) -> dict[str, str]:
+    """Each name shown in at most ``width`` characters (:func:`_middle`), widened as far as it
+    takes for distinct names to stay distinct (at worst the full names)."""
+    unique = list(dict.fromkeys(names))
+    longest = max((len(n) for n in unique), default=0)
+    for w in range(width, longest):
+        shown = {n: _middle(n, w) for n in unique}
+        if len(set(shown.values())) == len(unique):
+            return shown
+    return {n: n for n in unique}
 
 
 def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
@@ -480,8 +520,8 @@ def evaluate_model_vs_baselines(cfg: Any, model: Path, out: Path) -> dict[str, A
     from training.plots import plot_tournament
 
     players = [str(model), *cfg.eval_opponents]
-    solo = get_game(cfg.env).game_class()(**cfg.params).num_players == 1
-    how = "both play every deal" if solo else "seats swapped"
+    seats = get_game(cfg.env).game_class()(**cfg.params).num_players
+    how = "both play every deal" if seats == 1 else "seats swapped" if seats == 2 else "seats rotated"
     print(f"evaluating {model} against {cfg.eval_opponents}: {cfg.final_eval_games} games each, {how}")
     res = run_tournament(
         cfg.env, cfg.params, players, cfg.final_eval_games, "first", cfg.seed + 104729, cfg.eval_workers

@@ -1,8 +1,7 @@
 """``eightfold replay FILE [N]``: the games that ``eightfold eval --records FILE`` kept.
 
     eightfold eval octi --players heuristic random --games 20 --records games.jsonl
-    eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns
-                                                   # (and its game, where the file holds several)
+    eightfold replay games.jsonl                   # one line per game: seats, result, moves, returns (env)
     eightfold replay games.jsonl 7                 # game 7 again: every position and move
     eightfold replay games.jsonl --result loss     # only the games the first player lost
     eightfold replay games.jsonl 7 --upto 10 --out pos.png   # stop after 10 moves; a picture of it

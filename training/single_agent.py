@@ -174,7 +174,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, np.int64]):
         if partner is not None and len(team_seats(game, 0)) < 2:
             raise ValueError(
                 f"partner is for 2v2 games only (teams with 4 players); this {game.name} "
-                f"game ({n} players) has no partner seat"
+                f"game ({n} player{'' if n == 1 else 's'}) has no partner seat"
             )
         if opponents is None and n > 1:
             raise ValueError(f"a {n}-player game needs opponents (an OpponentPool)")

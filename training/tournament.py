@@ -42,8 +42,12 @@ class PairResult:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    #: games cut off at the game's step limit (no outcome of play: their returns are 0, a draw)
+    #: games cut off at the game's step limit (no outcome of play): counted by the returns the
+    #: game pays there (0 to every seat, a draw, in most games; Over and Out's placement mode
+    #: with 3+ players pays the seats still in more than the knocked-out ones)
     truncated: int = 0
+    #: how those games were counted: ``{"wins": .., "draws": .., "losses": ..}``
+    truncated_results: dict[str, int] = field(default_factory=lambda: {"wins": 0, "draws": 0, "losses": 0})
     placements: list[float] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
     #: the games' records (:func:`game_record`) when the pairing was asked to keep them
@@ -52,6 +56,9 @@ class PairResult:
     def add(self, result: str, place: float, ret: float, truncated: bool = False) -> None:
         self.games += 1
         self.truncated += bool(truncated)
+        if truncated and result in ("win", "draw", "loss"):
+            key = {"win": "wins", "draw": "draws", "loss": "losses"}[result]
+            self.truncated_results[key] += 1
         self.wins += result == "win"
         self.draws += result == "draw"
         self.losses += result == "loss"
@@ -64,6 +71,8 @@ class PairResult:
         self.draws += other.draws
         self.losses += other.losses
         self.truncated += other.truncated
+        for key, n in other.truncated_results.items():
+            self.truncated_results[key] = self.truncated_results.get(key, 0) + n
         self.placements += other.placements
         self.returns += other.returns
         self.records += other.records
@@ -91,6 +100,7 @@ class PairResult:
             "draws": self.draws,
             "losses": self.losses,
             "truncated": self.truncated,
+            "truncated_results": dict(self.truncated_results),
             "win_rate": self.wins / max(1, self.games),
             "win_rate_ci95": [lo, hi],
             "score": self.score,

@@ -21,8 +21,8 @@ A new run in a directory that holds one replaces that run's files (``tb/`` aside
 TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
 (``model.zip``, or a later checkpoint of an interrupted run; a model file cut short by a kill
 is passed over) with its ``config.yaml``: the game,
-the network and the warm start (``pretrain_*``, run once before the first PPO step) cannot
-change, the PPO settings and the other options can (``--set``, ``--opponents``), and
+the network, the seed and the warm start (``pretrain_*``, run once before the first PPO step)
+cannot change, the PPO settings and the other options can (``--set``, ``--opponents``), and
 ``--timesteps`` must go beyond the steps already trained. An RLlib run (``--backend rllib``)
 resumes from its ``checkpoint/`` with the game, opponents, seed, self-play mode, network and
 PPO settings it began with (``training.rllib.train``).
@@ -36,7 +36,8 @@ steps, and the logs it wrote after that model are set aside in ``lost/after_<S>_
 evaluation rows of later steps, self-play snapshots of later steps (they would come back as
 opponents from the run's own future), a ``best_model.zip`` from a later evaluation (the next
 evaluation then saves one) and the ``monitor/`` episodes that ended after the model was saved
-(the learning curve would count their steps twice). ``tb/`` is not rolled back: a resumed part
+(the learning curve would count their steps twice; the time of the save is recorded in the
+model file itself, so a copy of the run folder that resets file times rolls back the same). ``tb/`` is not rolled back: a resumed part
 logs to a TensorBoard run of its own, ``ppo_resumed_at_<S>_0``, beside the earlier part's run
 (which keeps its stretch after S).
 
@@ -64,6 +65,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from envs.core.config import is_real
 from envs.core.files import write_text
 from envs.core.registry import get_game
 from training.config import (
@@ -206,6 +208,8 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
     cfg = merge(cfg, flags, "command line")
     cfg.env, cfg.out = name, str(out)
     cfg.validate()
+    if given.get("partner") is not None and not rllib:  # (an RLlib run refuses partner itself: sb3 only)
+        _check_partner_seat(cfg)
     if args.resume:
         game_class = get_game(name).game_class()
         before = dict(saved.get("params") or {})
@@ -218,6 +222,19 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
         if not rllib:  # an RLlib run checks its checkpoint and settings itself (train_rllib)
             check_resume(cfg, saved, out)
     return cfg
+
+
+def _check_partner_seat(cfg: TrainConfig) -> None:
+    """``--set partner=...`` names the partner seat of a 2v2 game: for a game without one it is
+    refused by name, not ignored (a config file's ``partner`` is kept for the 2v2 runs of its
+    game: ``configs/otto_game_over.yaml`` names one for ``--param num_players=4 --param teams=true``)."""
+    game = get_game(cfg.env).game_class()(**cfg.params)
+    if not has_partner(game):
+        raise ValueError(
+            f"--set partner={cfg.partner!r}: partner is for 2v2 games only (teams with 4 players); this "
+            f"{cfg.env} game ({game.num_players} player{'' if game.num_players == 1 else 's'}) has no "
+            "partner seat"
+        )
 
 
 #: the option each dedicated flag sets, for the messages of :func:`_check_set_agrees`
@@ -260,8 +277,8 @@ PRETRAIN_OPTIONS = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.na
 
 
 def check_resume(cfg: TrainConfig, saved: dict[str, Any], out: Path) -> None:
-    """A resume keeps the saved network and the warm start the run began with, and goes beyond
-    the steps already trained."""
+    """A resume keeps the saved network, the seed and the warm start the run began with, and
+    goes beyond the steps already trained."""
     defaults = TrainConfig(env=cfg.env)
 
     def changed_of(names: Sequence[str]) -> list[str]:
@@ -272,6 +289,12 @@ def check_resume(cfg: TrainConfig, saved: dict[str, Any], out: Path) -> None:
         raise ValueError(
             f"--resume: {', '.join(changed)} cannot change (the saved model's network has "
             f"{ {k: saved.get(k, getattr(defaults, k)) for k in changed} }); start a new run instead"
+        )
+    if cfg.seed != saved.get("seed", defaults.seed):
+        raise ValueError(
+            f"--resume: seed cannot change (the run began with seed {saved.get('seed', defaults.seed)!r}: "
+            f"its first part and warm start used it, and the resumed part's seed is drawn from it); "
+            f"give --seed {saved.get('seed', defaults.seed)!r} or none, or start a new run instead"
         )
     changed = changed_of(PRETRAIN_OPTIONS)
     if changed:
@@ -455,6 +478,24 @@ def model_steps(path: Path) -> int | None:
     return steps if isinstance(steps, int) and not isinstance(steps, bool) and steps >= 0 else None
 
 
+def saved_time(path: Path) -> float:
+    """When the run saved a model file: the time :func:`training.callbacks.save_model` recorded in
+    it, or, for a file saved before models recorded it, the file's modification time (which a
+    copy by ``cp -r``, ``rsync`` without ``-t`` or a download resets)."""
+    import zipfile
+
+    from training.callbacks import SAVED_AT
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            saved = json.loads(z.read("data"))[SAVED_AT]
+        if is_real(saved) and np.isfinite(saved):
+            return float(saved)
+    except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        pass
+    return path.stat().st_mtime
+
+
 def _whole_zip(path: Path) -> bool:
     """A model file written to the end (a run killed while sb3 wrote a checkpoint leaves a
     truncated zip, which the resume passes over for the one before)."""
@@ -538,13 +579,13 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
         try:  # the evaluation it came from; a run from before best_model.json: its file time
             late = int(json.loads((out / BEST_MODEL_INFO).read_text())["timesteps"]) > steps
         except (OSError, ValueError, KeyError, TypeError):
-            late = best.stat().st_mtime > model_path.stat().st_mtime
+            late = saved_time(best) > saved_time(model_path)
         if late:
             set_aside(best)
             if (out / BEST_MODEL_INFO).is_file():
                 set_aside(out / BEST_MODEL_INFO)
             moved["best model"] = 1
-    saved_at = model_path.stat().st_mtime
+    saved_at = saved_time(model_path)  # the episodes that ended later are trained again
     for path in sorted((out / "monitor").glob("*.monitor.csv")):
         lines = path.read_text().splitlines()
         if len(lines) < 2:
@@ -579,8 +620,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
 def build_callbacks(cfg: TrainConfig, out: Path, game: Any, bots: Any, pretrained: bool = False) -> list[Any]:
     from training.callbacks import BaselineEvalCallback, CheckpointEvery, SelfPlayCallback
 
-    every = max(1, cfg.checkpoint_every // cfg.n_envs)
-    cbs: list[Any] = [CheckpointEvery(every, out / "checkpoints")]
+    cbs: list[Any] = [CheckpointEvery(cfg.checkpoint_every, out / "checkpoints")]
     if cfg.eval_every > 0 and cfg.eval_games > 0:
         cbs.append(
             BaselineEvalCallback(
@@ -665,9 +705,11 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
             )
             raise
         pretrain_s = time.time() - t_pre
+    partner = partner_of(cfg, game)
     print(
         f"training {entry.env_id}{f' {cfg.params}' if cfg.params else ''} on {cfg.n_envs} {cfg.vec_env} envs "
         + ("solo (no opponents)" if game.num_players == 1 else f"vs {dict(cfg.opponents)}")
+        + (f", partner {partner}" if partner is not None else "")
         + f"; {describe(game.observation_shape, cfg.net_arch, cfg.cnn_channels, cfg.vf_arch)}",
         flush=True,
     )
@@ -713,16 +755,34 @@ def train(cfg: TrainConfig, resume: bool = False) -> Path:
         raise KeyboardInterrupt
     save_model(model, out / "model.zip")
     vec.close()
-    write_summary(cfg, out, model.num_timesteps, model.num_timesteps - start_steps, wall, pretrain_s)
+    write_summary(
+        cfg, out, model.num_timesteps, model.num_timesteps - start_steps, wall, pretrain_s, partner=partner
+    )
     return out
 
 
+def partner_of(cfg: TrainConfig, game: Any) -> str | None:
+    """Who plays the learner's partner seat, in words (None: the game has none): the config's
+    ``partner`` spec (``self``: the learner's frozen snapshots), or the opponents' pool."""
+    if not has_partner(game):
+        return None
+    return cfg.partner if cfg.partner is not None else "drawn from the opponents"
+
+
 def write_summary(
-    cfg: TrainConfig, out: Path, total: int, steps: int, wall: float, pretrain_s: float = 0.0
+    cfg: TrainConfig,
+    out: Path,
+    total: int,
+    steps: int,
+    wall: float,
+    pretrain_s: float = 0.0,
+    partner: str | None = None,
 ) -> None:
+    """``train_summary.json``: steps, wall times, throughput, the machine, and ``partner``
+    (:func:`partner_of`) in a 2v2 run."""
     import os
 
-    summary = {
+    summary: dict[str, Any] = {
         "env": cfg.env,
         "params": cfg.params,
         "timesteps": total,
@@ -735,6 +795,7 @@ def write_summary(
         f"{platform.python_version()}",
         "n_envs": cfg.n_envs,
         "vec_env": cfg.vec_env,
+        **({"partner": partner} if partner is not None else {}),
     }
     write_text(out / "train_summary.json", json.dumps(summary, indent=2))
     print(

@@ -664,8 +664,10 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
     run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--set on a resume reached config.yaml but not the model (sb3's load kept the saved
-    hyper-parameters and seed): now the PPO settings apply, the network options are refused,
-    and --timesteps must go beyond the steps already trained."""
+    hyper-parameters and seed): now the PPO settings apply, the network options and a new seed
+    are refused (the seed given again passes), and --timesteps must go beyond the steps already
+    trained."""
+    import yaml
     from sb3_contrib import MaskablePPO
 
     from training.cli import main
@@ -691,6 +693,8 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
             ["--timesteps", str(steps + 64), "--set", "pretrain_teacher=greedy"],
             "pretrain_teacher cannot change",
         ),
+        # the run's first part and warm start used its seed: config.yaml must keep saying which
+        (["--timesteps", str(steps + 64), "--set", "seed=99"], "seed cannot change"),
     ):
         before = (run / "config.yaml").read_text()
         assert main([*base, *extra]) == 2
@@ -698,12 +702,13 @@ def test_resume_applies_the_ppo_settings_and_keeps_the_network(
         assert (run / "config.yaml").read_text() == before
     assert main([*base, "--timesteps", str(steps + 64), "--set", "net_arch"]) == 2
     assert "malformed --set 'net_arch'; expected key=value" in capsys.readouterr().err
-    sets = ["learning_rate=0.05", "gamma=0.5", "ent_coef=0.3", "n_steps=32", "batch_size=32", "seed=99"]
+    seed = yaml.safe_load((run / "config.yaml").read_text())["seed"]
+    sets = ["learning_rate=0.05", "gamma=0.5", "ent_coef=0.3", "n_steps=32", "batch_size=32", f"seed={seed}"]
     args = [*base, "--timesteps", str(steps + 64), *(a for kv in sets for a in ("--set", kv))]
     assert main(args) == 0, capsys.readouterr().err
     model = MaskablePPO.load(run / "model.zip", device="cpu")
     assert (model.learning_rate, model.gamma, model.ent_coef, model.n_steps, model.batch_size, model.seed) == (
-        0.05, 0.5, 0.3, 32, 32, 99,
+        0.05, 0.5, 0.3, 32, 32, seed,
     )  # fmt: skip
 
 

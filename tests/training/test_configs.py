@@ -92,7 +92,9 @@ def test_an_option_out_of_range_is_named(key: str, value: Any, message: str) -> 
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"eval_opponents": "random"}, r"eval_opponents must be a list of bot specs"),
+        ({"eval_opponents": 3}, r"eval_opponents must be a list of bot specs \(a YAML list, or a comma list"),
+        ({"eval_opponents": "random,nonsense"}, r"eval_opponents: unknown bot 'nonsense'"),
+        ({"eval_opponents": ["random", "random"]}, r"eval_opponents must name each baseline once"),
         ({"eval_opponents": ["random", "nonsense"]}, r"eval_opponents: unknown bot 'nonsense'"),
         ({"pretrain_teacher": "nope"}, r"pretrain_teacher: unknown bot 'nope'"),
         ({"opponents": {"mcts:foo=1": 1.0}}, r"opponents: unknown parameter\(s\) \['foo'\] for bot 'mcts'"),

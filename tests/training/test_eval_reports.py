@@ -46,12 +46,16 @@ def test_the_json_keeps_how_the_tournament_ran(tmp_path: Path) -> None:
 
 
 def test_games_cut_off_at_the_step_limit_are_counted() -> None:
-    """A game cut off at its step limit pays 0, a draw: the table says how many there were and
-    the JSON's pair holds ``truncated``. Old: four draws, no word that no game was finished."""
+    """A game cut off at its step limit is counted by the returns the game pays there (0 here, a
+    draw): the table says how many there were and how it counted them, and the JSON's pair holds
+    ``truncated``. Old: four draws, no word that no game was finished."""
     code, out, err = _eval("over_and_out", "--param", "max_plays=1", "--players", "heuristic", "random",
                            "--games", "4", "--workers", "1")  # fmt: skip
     assert code == 0, err
-    assert "cut off at the step limit, counted as draws (returns 0): 4 of 4 (heuristic vs random)" in out
+    assert (
+        "cut off at the step limit, counted by the returns the game pays there: 4 of 4 "
+        "(heuristic vs random: 4 draws)" in out
+    )
     code, out, err = _eval("octi", "--players", "heuristic", "random", "--games", "2", "--workers", "1")
     assert code == 0 and "cut off" not in out, (out, err)
 

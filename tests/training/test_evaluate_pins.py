@@ -172,26 +172,29 @@ def test_a_model_plays_its_most_likely_move_unless_stochastic(
 
 def test_the_table_prints_each_pairings_own_numbers() -> None:
     """Every row of the table shows its pairing's games, wins, draws, losses, win rate with
-    its interval (low first) and, beyond two sides, the mean place; a long name keeps its end
-    (the file name that tells models apart); Elo is listed best first. A 2v2 game has two sides:
-    no place column (a swapped column or bound printed wrong numbers under the right heads)."""
-    from training.evaluate import format_table
+    its interval (low first) and, beyond two sides, the mean place; a long name keeps its head
+    and its end (the run's folder and the file name that tell models apart) around an ellipsis;
+    Elo is listed best first. A 2v2 game has two sides: no place column (a swapped column or
+    bound printed wrong numbers under the right heads)."""
+    from training.evaluate import format_table, short_names
 
     res = run_tournament("over_and_out", {"num_players": 3}, ["random", "greedy", "heuristic"], 3, workers=1)
     long = "runs/a-rather-long-experiment-name/checkpoints/model_123456_steps.zip"
     res["pairs"][1]["b"] = long
     res["elo"] = {"random": 1000.0, "greedy": 1234.0, long: 900.0}
     lines = format_table(res).splitlines()
+    shown = short_names(["random", "greedy", "heuristic", long])[long]
+    assert shown == long[:10] + "..." + long[-21:] and len(shown) == 34
     assert lines[0].split()[-1] == "place"
     for line, p in zip(lines[2:4], res["pairs"], strict=True):
         lo, hi = p["win_rate_ci95"]
         assert line.split()[1:] == [
-            "..." + p["b"][-31:] if len(p["b"]) > 34 else p["b"],
+            shown if p["b"] == long else p["b"],
             str(p["games"]), str(p["wins"]), str(p["draws"]), str(p["losses"]),
             f"{p['win_rate']:.3f}", f"[{lo:.3f},", f"{hi:.3f}]", f"{p['mean_placement']:.2f}",
         ]  # fmt: skip
-    assert "..." + long[-31:] in lines[3] and len("..." + long[-31:]) == 34
-    assert lines[-1].endswith(f"greedy 1234, random 1000, ...{long[-31:]} 900")
+    assert shown in lines[3]
+    assert lines[-1].endswith(f"greedy 1234, random 1000, {shown} 900")
     two_sides = {**res, "num_players": 4, "sides": 2}
     assert "place" not in format_table(two_sides).splitlines()[0]
     assert format_table(two_sides).splitlines()[2].split()[-1] == f"{hi:.3f}]"

@@ -67,7 +67,7 @@ class _Summary:
 
     def summary(self) -> dict[str, Any]:
         return {"games": 4, "win_rate": self.win_rate, "win_rate_ci95": [0.1, 0.9], "score": self.score,
-                "mean_placement": 1.25, "draws": 1}  # fmt: skip
+                "mean_placement": 1.25, "draws": 1, "truncated": 0}  # fmt: skip
 
 
 #: per baseline, the (win rate, score) the scripted pairings report: different numbers, so a
@@ -127,7 +127,7 @@ def test_an_evaluation_writes_each_number_under_its_own_name(
     assert row["timesteps"] == 1024 and row["wall_s"] == pytest.approx(50.0)
     for bot, (win_rate, score) in _RESULTS.items():
         assert row[bot] == {"games": 4, "win_rate": win_rate, "win_rate_ci95": [0.1, 0.9], "score": score,
-                            "mean_placement": 1.25}  # fmt: skip
+                            "mean_placement": 1.25, "draws": 1, "truncated": 0}  # fmt: skip
     out = capsys.readouterr().out
     assert "[eval @ 1,024 steps, 50s] win rate vs a: 0.25  b: 0.75" in out
     # the best model is the best mean *score* (draws count half), not the best win rate
@@ -148,15 +148,17 @@ def test_the_evaluation_line_is_flushed(tmp_path: Path, monkeypatch: pytest.Monk
     assert line.startswith("[eval @ 64 steps") and kwargs.get("flush") is True
 
 
-def test_a_resumed_run_evaluates_every_n_steps_after_its_start(tmp_path: Path) -> None:
-    """A run resumed at step 100 with ``eval_every: 8`` evaluates at 108 and 116: ``every``
-    steps after its start, not at its first step (counted from 0, 100 steps were "due")."""
+def test_a_resumed_run_evaluates_on_the_grid_of_its_first_part(tmp_path: Path) -> None:
+    """A run resumed at step 100 with ``eval_every: 8`` evaluates at 104 and 112, the multiples
+    of 8 of the run's total steps (as its first part did), not at its first step (counted from
+    0, 100 steps were "due") and not at 108 and 116 (``every`` steps after the resume: the grid
+    drifted with each resume)."""
     game = ToyGame(num_players=2)
     cb = BaselineEvalCallback(game, {"random": RandomBot}, ["random"], 8, 2, tmp_path)
     seen: list[int] = []
     cb.evaluate = lambda: seen.append(cb.num_timesteps)  # type: ignore[method-assign,assignment,return-value]
     _drive(cb, _model(100), 116)
-    assert seen == [108, 116]
+    assert seen == [104, 112]
 
 
 def _row(steps: int, scores: dict[str, float]) -> str:

@@ -143,7 +143,7 @@ class _Summary:
 
     def summary(self) -> dict[str, Any]:
         return {"games": 2, "win_rate": self.score, "win_rate_ci95": [0.0, 1.0], "score": self.score,
-                "mean_placement": 1.5}  # fmt: skip
+                "mean_placement": 1.5, "draws": 0, "truncated": 0}  # fmt: skip
 
 
 def test_the_evaluation_swaps_seats_and_scores_the_greedy_agent(tmp_path: Path, toy_policy: Any) -> None:

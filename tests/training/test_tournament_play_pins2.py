@@ -91,6 +91,7 @@ def test_a_pairings_summary_field_by_field() -> None:
         "draws": 2,
         "losses": 2,
         "truncated": 1,
+        "truncated_results": {"wins": 0, "draws": 1, "losses": 0},
         "win_rate": pytest.approx(3 / 7),
         "win_rate_ci95": [pytest.approx(lo), pytest.approx(hi)],
         "score": pytest.approx(4 / 7),
