@@ -125,6 +125,16 @@ In 2v2 the text adds each team's seats to its line and each seat's team to the s
 (``team 0 (player_0, player_2): ...``, ``player_1 (team 1): ...``), as the picture's panel
 names it (``player_1  team 1``).
 
+What a move sets off by itself, as sentences (``game.step_events(state, action)``; public facts
+only, ``eightfold play`` prints them under each move): shapes scored or left unclaimed
+(OGO-19..21) and claims (OGO-22), dark tiles and skipped turns (OGO-16..18, 53), the
+Time-Travel extra turn (OGO-34), a kidnapped card and whether it must be played (OGO-42/43),
+Meteorite's new table tiles (OGO-37), an 8 (OGO-24/26), a match's end with its scores and the
+totals, the next (or tie-break) match and who starts, tie-break tile draws (OGO-56), the
+winner and the solo result. Another seat's placement, as ``Game.public_action_string`` shows it
+at the table, names the tile placed (``drawn c4 r2 (B7)``: the drawn and table tiles are
+public).
+
 Key to the text: each square reads ``<tile>/<k>``, the design (Z0, A4, B7, C8, D10, E12,
 F12, G16; the number is its value) in orientation ``r<k>``, or ``.`` when empty; ``shapes``
 lists each closed shape as ``<kind>@<vertex>=<owner>`` (``team0``, or ``-`` unclaimed); a

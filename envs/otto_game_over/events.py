@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from envs.otto_game_over import actions as A
-from envs.otto_game_over.geometry import SHAPE_NAMES, TILE_NAMES, VERTEX_NAMES
+from envs.otto_game_over.geometry import TILE_NAMES, VERTEX_NAMES
 from envs.otto_game_over.rules import State
 
 REASONS = {"eight": "an 8 was closed", "full": "the board is full", "exhausted": "no tiles are left to play"}
+SHAPES = ("small circle", "big circle", "square")  # OGO-06, by shape index
+POINTS = (1, 2, 4)  # OGO-19
 
 
 def _side(st: State, team: int) -> str:
@@ -37,20 +39,45 @@ def step_events(before: State, action: int) -> list[str]:
     log: list[tuple[Any, ...]] = []
     probe.__dict__["events"] = log
     probe.apply(action)
-    return [text for event in log if (text := _say(before, probe, event))]
+    events = [text for event in log if (text := _say(before, probe, event))]
+    if probe.is_terminal() and not probe.truncated and not probe.config.solo:  # OGO-52/55/56
+        events.append(_result(probe))
+    return events
+
+
+def _result(st: State) -> str:
+    """Who won the game (or the match, in episode ``"match"``): OGO-52, OGO-55, OGO-56."""
+    what = "match" if st.config.episode == "match" else "game"
+    if len(st.winners) == st.n_teams:
+        return f"the {what} is a draw"
+    won = " and ".join(_side(st, t) for t in st.winners)
+    return f"{won} {'wins' if len(st.winners) == 1 else 'share'} the {what}"
 
 
 def _say(st: State, after: State, event: tuple[Any, ...]) -> str:
     kind, *args = event
     if kind == "claim":  # OGO-21/22
         seat, (shape, v) = args
-        return f"player_{seat} claims the unclaimed {SHAPE_NAMES[shape]} shape at {VERTEX_NAMES[v]} with a marker"
+        whose = f"team {st.team[seat]}'s" if st.config.team_play else "a"
+        return f"player_{seat} puts {whose} marker on the unclaimed {SHAPES[shape]} at {VERTEX_NAMES[v]}"
+    if kind == "award":  # OGO-19/20/21
+        team, shape, v, marked = args
+        where = f"the {SHAPES[shape]} at {VERTEX_NAMES[v]}"
+        if marked:
+            return f"{_side(st, team)} scores {where} ({POINTS[shape]} point{'s' if shape else ''}): a marker on it"
+        return f"{_side(st, team)} closes {where} but has no such marker left: it stays unclaimed"
+    if kind == "meteorite":  # OGO-37
+        tables = ", ".join(f"player_{s} {_tile(t)}" for s, t in enumerate(after.tables))
+        return f"every table tile leaves the match; the new ones (from player_{args[0]} on): {tables}"
     if kind == "dark_pair":  # OGO-16
-        seat, card = args
-        also = " and a secret card" if card else ""
+        seat, tile, card = args
+        got = [x for x, yes in (("a new table tile", tile), ("a secret card", card)) if yes]
+        then = f"player_{seat} draws {' and '.join(got)}" if got else "the tower is empty"
+        if not tile:
+            then += f"{' but' if got else ', so'} player_{seat} has no table tile now"
         return (
-            f"player_{seat} draws a dark tile on a dark table tile: both leave the match, "
-            f"player_{seat} draws a new table tile{also} and the turn is skipped"
+            f"player_{seat} draws a dark tile on a dark table tile: both leave the match; {then}, "
+            "and the turn is skipped"
         )
     if kind == "dark_table":  # OGO-17
         return (
@@ -68,16 +95,22 @@ def _say(st: State, after: State, event: tuple[Any, ...]) -> str:
         if used:
             return f"player_{seat} kidnaps {name} from player_{victim} and must play it now"
         return f"player_{seat} kidnaps {name} from player_{victim}: it cannot be played now and is void"
-    if kind == "eight":  # OGO-24
-        return f"player_{args[0]} closed an 8: the match ends"
+    if kind == "eight":  # OGO-24, OGO-55
+        where = " in the tie-break match" if st.tiebreak else ""
+        return f"player_{args[0]} closed an 8{where}: the match ends"
     if kind == "match_over":  # OGO-48..52
         reason, scores, totals = args
         text = f"match over ({REASONS[reason]}): {_scores(st, scores)}"
         return text if st.config.episode == "match" else f"{text}; totals {_scores(st, totals)}"
     if kind == "truncated":  # spec §5
-        return f"{args[0]} matches played, the limit: the game stops without a winner"
+        return f"the game stops at its limit of {args[0]} matches, without a winner"
     if kind == "void":  # OGO-33
-        return f"the {args[0]} cards still held are void in the tie-break" if args[0] else ""
+        k = args[0]
+        return (
+            f"the {k} card{'s' if k != 1 else ''} still held {'are' if k != 1 else 'is'} void in the tie-break"
+            if k
+            else ""
+        )
     if kind == "match":  # §2.3-2.5, OGO-53/54
         tiebreak, first = args
         what = "a blind tie-break match" if tiebreak else "a new match"
@@ -87,6 +120,8 @@ def _say(st: State, after: State, event: tuple[Any, ...]) -> str:
         return "tie-break draw: " + ", ".join(
             f"{_side(st, t)} {_tile(x)}" for t, x in zip(teams, drawn, strict=True)
         )
+    if kind == "solo_eight":  # OGO-26, OGO-61
+        return f"{'an 8 is' if args[0] == 1 else f'{args[0]} 8s are'} closed: in solo the match goes on"
     if kind == "solo":  # OGO-61/62
         return (
             f"victory: score {after.match_scores[0]}" if args[0] else "the match ends without victory: defeat"

@@ -246,7 +246,7 @@ def draw(st: State) -> bool:
             if card:
                 st.hands[seat].append(st.deck.pop())
                 st.hands[seat].sort()
-            note(st, "dark_pair", seat, card)
+            note(st, "dark_pair", seat, st.tables[seat] != NO_TILE, card)
             return False
         if table == NO_TILE:  # OGO-17
             st.tables[seat] = DARK
@@ -285,6 +285,8 @@ def resolve_closures(st: State, seat: int, sq: int) -> bool:
         eight_closed(st, seat)
         return True
     st.solo_eights += len(eights)  # OGO-26: an 8 in solo does not end the match
+    if eights:
+        note(st, "solo_eight", len(eights))
     award(st, st.team[seat], shapes)
     if st.config.solo and st.solo_eights and not any(st.supply[0]):  # OGO-61
         end_solo(st, victory=True)
@@ -300,6 +302,7 @@ def award(st: State, team: int, shapes: list[tuple[int, int]]) -> None:
             st.shapes[(shape, v)] = team
         else:
             st.shapes[(shape, v)] = -1
+        note(st, "award", team, shape, v, st.shapes[(shape, v)] >= 0)
 
 
 # ------------------------------------------------------------------- the 8

@@ -117,6 +117,12 @@ seat's hand included, with an arrow on each start square of an arm not begun) or
 (prints the ansi text after the reset and every step); a person playing bots should render on
 their own turns only, as ``eightfold play`` does; any other value raises ``ValueError``.
 
+What a move sets off by itself, as sentences (``game.step_events(state, action)``; public facts
+only, ``eightfold play`` prints them under each move): the shark's cost to the others (OTP-27),
+the mover's draws, counted, never named (OTP-18/21/26), skipped turns (OTP-23) and automatic
+passes (OTP-19) as the turn goes round, and the end (OTP-37), with the final scores and the
+winners (OTP-38/40) or the step limit.
+
 Key to the text (each square is one symbol; files a-h, ranks 1-8 as in the notation):
 
 =======================  ===================================================================

@@ -1,48 +1,58 @@
 """What happens by itself at an Otto the Octopus table after a move (``Game.step_events``).
 
-Read off the state before the move and a clone after it: draws are counted, never named;
-skips, automatic passes and the end are public (spec §3 and §9: the hands, the pile order and
-the tiles a seahorse returns or a pufferfish swaps stay hidden).
+The move is applied to a clone that carries an ``events`` list, which ``rules._note`` fills
+with the skipped turns and automatic passes in the order they come; the draws and the shark's
+cost are read off the states before and after. Every fact named is public (spec §9): draws are
+counted, never named; the hands, the pile order and the tiles a seahorse returns or a
+pufferfish swaps stay hidden.
 """
 
 from __future__ import annotations
 
-from envs.otto_octopus.board import JELLYFISH
+from typing import Any
+
+from envs.otto_octopus.board import SHARK
 from envs.otto_octopus.rules import PASS, RETURN_BASE, SWAP_BASE, State
 
 
-def _tiles(k: int) -> str:
-    return f"{k} tile{'s' if k != 1 else ''}"
+def _count(k: int, what: str) -> str:
+    return f"{k} {what}{'s' if k != 1 else ''}"
 
 
 def step_events(before: State, action: int) -> list[str]:
-    """The mover's draws (OTP-18/21/26), the turns skipped (OTP-23), the automatic passes
-    (OTP-19) and the end of the game (OTP-37, the step limit), in that order."""
-    after = before.clone()
-    after.apply(action)
+    """The shark's cost to the others (OTP-27), the mover's draws (OTP-18/21/26), the skipped
+    turns (OTP-23) and automatic passes (OTP-19) in turn order, and the end of the game with
+    the final scores and the winners (OTP-37/38/40, or the step limit)."""
+    probe = before.clone()
+    log: list[tuple[Any, ...]] = []
+    probe.__dict__["events"] = log
+    probe.apply(action)
     p, n = before.to_move, before.n
-    placed = action < PASS
     events: list[str] = []
-    drawn = len(before.pile) - len(after.pile) + (RETURN_BASE <= action < SWAP_BASE)  # a return adds one
+    effects = action < PASS and not before.config.simplified and n > 1  # fish effects (OTP-21..31)
+    if effects and action >> 6 == SHARK:
+        events.append("the shark costs every other player 2 points")
+    drawn = len(before.pile) - len(probe.pile) + (RETURN_BASE <= action < SWAP_BASE)  # a return adds one
     if drawn:
-        events.append(f"player_{p} draws {_tiles(drawn)} ({len(after.pile)} left in the pile)")
-    added = [0] * n  # a jellyfish gives the next seat a skip (OTP-23; not in the simplified game or solo)
-    if placed and action >> 6 == JELLYFISH and not before.config.simplified and n > 1:
-        added[(p + 1) % n] = 1
-    for q in range(n):
-        skipped = before.skips[q] + added[q] - after.skips[q]
-        if skipped:
-            turns = "a turn" if skipped == 1 else f"{skipped} turns"
-            events.append(f"player_{q} skips {turns} (jellyfish)")
-    was = [False] * n if placed else before.passed  # a placement clears the passes
-    for q in range(n):
-        if after.passed[q] and not was[q] and not (q == p and action == PASS):
-            events.append(f"player_{q} cannot place a tile and passes")
-    if after.is_terminal():
-        if after.truncated:
-            events.append(f"step {after.steps} reached the limit of {after.config.max_steps}: the game stops")
-        elif n == 1:
-            events.append("the game is over")
+        events.append(f"player_{p} draws {_count(drawn, 'tile')} ({len(probe.pile)} left in the pile)")
+    for kind, q in log:
+        if kind == "skip":
+            events.append(f"player_{q} skips a turn (jellyfish)")
         else:
-            events.append("every player has passed since the last placement: the game is over")
+            events.append(f"player_{q} cannot place a tile and passes")
+    if probe.is_terminal():
+        if probe.truncated:
+            events.append(f"the game stops at its limit of {probe.config.max_steps} steps, without a winner")
+            return events
+        events.append(
+            "the game is over"
+            if n == 1
+            else "every player has passed since the last placement: the game is over"
+        )
+        minus = "tiles in hand and in the pile" if n == 1 else "tiles in hand"
+        scores = ", ".join(f"player_{s} {v}" for s, v in enumerate(probe.final_scores()))
+        events.append(f"final scores (score minus {minus}): {scores}")
+        if n > 1:
+            won = [f"player_{s}" for s in probe.winners()]
+            events.append(f"{' and '.join(won)} {'wins' if len(won) == 1 else 'share the win'}")
     return events

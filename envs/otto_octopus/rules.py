@@ -37,6 +37,14 @@ MAIN, EXTRA, SWAP, RETURN = 0, 1, 2, 3
 PHASES = ("main", "extra", "swap", "return")
 
 
+def _note(st: State, *event: Any) -> None:
+    """Log an automatic step for ``Game.step_events`` (:mod:`envs.otto_octopus.events`): only
+    the probe clone it makes carries an ``events`` list; a game's own states never do."""
+    log = st.__dict__.get("events")
+    if log is not None:
+        log.append(event)
+
+
 @dataclass(frozen=True)
 class Config:
     """Parameters of spec §6."""
@@ -285,12 +293,14 @@ class State(GameState):
         while True:
             if self.skips[q] > 0:
                 self.skips[q] -= 1
+                _note(self, "skip", q)
             elif self.ocean.can_place(self.hands[q], self.config.fish_rules):
                 self.to_move = q
                 self._mask = None
                 return
             else:
                 self.passed[q] = True
+                _note(self, "pass", q)
                 if all(self.passed):
                     self.to_move = q
                     self._finish()

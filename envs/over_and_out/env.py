@@ -20,6 +20,7 @@ the chips; a player without chips is out; the last player left wins.
 | rewards | placement, zero-sum (see below); ``winner_only``: -1 per eliminated player, +1 winner |
 | parallel API | no (``is_parallelizable=False``) |
 | render modes | ``ansi``, ``rgb_array``, ``human`` (prints ansi); a spectator's view: every mode shows the hand of the player to move face up (and ``human`` prints it after every step), so a person playing bots should render on their own turns only, as ``eightfold play`` does; text and picture show L as the Tip Top card and list as ``discarded`` the Tip Top cards Topsy Turvy discarded face up (OAO-24) |
+| automatic steps | ``game.step_events(state, action)``: sentences of what a move sets off by itself (the round lost, its reason and the chip, OAO-15/28/42; a seat out; the next round's dealer, Tip Top and first player; a new Tip Top card; a reshuffle; the step limit; the winner), public facts only; ``eightfold play`` prints them under each move |
 
 **Actions** (index = card kind, action-space order of spec §7):
 

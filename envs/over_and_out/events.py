@@ -29,7 +29,7 @@ def step_events(before: State, action: int) -> list[str]:
     if losers:
         (q,) = losers  # one move loses at most one round (OAO-33)
         if action == BUST:  # OAO-15
-            why = f"cannot play a card without going over Tip Top {before.tiptop}"
+            why = f"has no card to play (total {before.total}, Tip Top {before.tiptop})"
         elif action == TOPSY_TURVY:  # OAO-28
             why = f"turned up a Tip Top below the total {before.total}"
         elif action == MINUS10:  # OAO-42
@@ -41,12 +41,12 @@ def step_events(before: State, action: int) -> list[str]:
         events.append(f"player_{q} {why}: loses round {before.round} and a chip ({left})")
         if not chips:  # OAO-34
             events.append(f"player_{q} is out ({_nth(after.out_order.index(q) + 1)} out)")
-        if after.round > before.round:  # OAO-35..OAO-37: the next round is dealt at once
+        if after.round > before.round and not after.truncated:  # OAO-35..37: the next round at once
             events.append(
                 f"round {after.round}: player_{after.dealer} deals, Tip Top {after.tiptop}; "
                 f"player_{after.to_move} plays first"
             )
-        elif after.is_terminal() and not after.truncated:  # OAO-38
+        elif after.round == before.round:  # OAO-38 (one player left)
             winner = next(s for s in range(after.n) if after.chips[s])
             events.append(f"player_{winner} is the last player with chips and wins the game")
     elif sum(after.play_pile) <= sum(before.play_pile):  # OAO-32 (else the pile grows by the card)
@@ -55,7 +55,7 @@ def step_events(before: State, action: int) -> list[str]:
             "included) is shuffled into a new draw pile"
         )
     if after.truncated:
-        events.append(f"play {after.plays} reached the limit of {after.config.max_plays}: the game stops")
+        events.append(f"the game stops at its limit of {after.config.max_plays} plays, without a winner")
     return events
 
 

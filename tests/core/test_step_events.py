@@ -108,7 +108,7 @@ def test_over_and_out_says_each_round_lost_and_the_next_deal(params: dict[str, A
             left = after.chips[q]
             chips = f"{left} chip{'s' if left != 1 else ''} left" if left else "no chips left"
             why = {
-                BUST: f"cannot play a card without going over Tip Top {before.tiptop}",
+                BUST: f"has no card to play (total {before.total}, Tip Top {before.tiptop})",
                 TOPSY_TURVY: f"turned up a Tip Top below the total {before.total}",
                 MINUS10: f"played -10 on a total of {before.total}, below 10",
             }[action]
@@ -117,12 +117,14 @@ def test_over_and_out_says_each_round_lost_and_the_next_deal(params: dict[str, A
                 expected.append(
                     f"player_{q} is out ({len(after.out_order)}{_SUFFIX[len(after.out_order)]} out)"
                 )
-            if after.round > before.round:
+            if action == BUST:  # OAO-15: legal only without a playable card
+                assert np.flatnonzero(before.legal_mask()).tolist() == [BUST]
+            if after.round > before.round and not after.truncated:  # (a round nobody plays: unsaid)
                 expected.append(
                     f"round {after.round}: player_{after.dealer} deals, Tip Top {after.tiptop}; "
                     f"player_{after.to_move} plays first"
                 )
-            elif not after.truncated:
+            elif after.round == before.round:
                 (winner,) = [s for s in range(after.n) if after.chips[s]]
                 expected.append(f"player_{winner} is the last player with chips and wins the game")
             seen.add(why.split()[0])
@@ -134,17 +136,37 @@ def test_over_and_out_says_each_round_lost_and_the_next_deal(params: dict[str, A
             seen.add("reshuffle")
         if after.truncated:
             expected.append(
-                f"play {after.plays} reached the limit of {after.config.max_plays}: the game stops"
+                f"the game stops at its limit of {after.config.max_plays} plays, without a winner"
             )
             seen.add("limit")
         assert [e for e in events if not e.startswith("Tip Top ") and "Tip Top pile" not in e] == expected
     # the games above reach every kind of event of their config
-    wanted = {"tiptop", "cannot", "turned"}  # (a reshuffle: the next test)
+    wanted = {"tiptop", "has", "turned"}  # (a reshuffle: the next test)
     if params.get("minus10_rule") == "lose_below_zero":
         wanted.add("played")
     if "max_plays" in params:
         wanted.add("limit")
     assert wanted <= seen
+
+
+def test_over_and_out_a_round_lost_at_the_step_limit_deals_no_round_to_announce() -> None:
+    """Spec §5 with OAO-35..37 (the scenario of OAO-S12): the fifth play, a bust, knocks
+    player_0 out at ``max_plays=5``; the next round is set up and the game stops at once, so
+    no one is said to play first in it (the state's seat to act is then -1)."""
+    from envs.over_and_out.cards import KIND_OF
+    from envs.over_and_out.rules import State
+
+    game = get_game("over_and_out").game_class()(num_players=4, first_dealer=3, starting_chips=1, max_plays=5)
+    deck = [KIND_OF[t] for t in ["5", "top-out", "0", "0", "5", "5", "5", "5"]]
+    state = State.new_game(game.config, np.random.default_rng(5), deck, [22])
+    for move in ["play 5", "play top-out", "play 0", "play 0"]:
+        state.apply(state.string_to_action(move))
+    assert np.flatnonzero(state.legal_mask()).tolist() == [BUST]
+    assert game.step_events(state, BUST) == [
+        "player_0 has no card to play (total 22, Tip Top 22): loses round 1 and a chip (no chips left)",
+        "player_0 is out (1st out)",
+        "the game stops at its limit of 5 plays, without a winner",
+    ]
 
 
 # ------------------------------------------------------------- OTTO Game Over
@@ -208,11 +230,43 @@ def test_otto_game_over_says_skips_dark_tiles_kidnaps_and_match_ends(params: dic
                 assert after.removed[card] == before.removed[card] + 1
                 assert len(before.hands[victim]) == len(after.hands[victim]) + 1
                 counts["kidnap"] += 1
+        for e in events:  # OGO-19/21: each shape the move closed, marked or left unclaimed
+            m = re.fullmatch(
+                r"(player_|team )(\d) (scores|closes) the (small circle|big circle|square) at (v\w\d)(.*)", e
+            )
+            if m and same_match:
+                from envs.otto_game_over.geometry import VERTEX_NAMES
+
+                key = (
+                    ("small circle", "big circle", "square").index(m.group(4)),
+                    VERTEX_NAMES.index(m.group(5)),
+                )
+                owner = after.shapes.get(key, "gone")  # (a later claim the same step may mark it)
+                assert key not in before.shapes
+                if m.group(3) == "scores":
+                    assert (
+                        owner == int(m.group(2))
+                        and m.group(6)
+                        == f" ({(1, 2, 4)[key[0]]} point{'s' if key[0] else ''}): a marker on it"
+                    )
+                else:
+                    assert m.group(6) == " but has no such marker left: it stays unclaimed"
+                    assert owner == -1 or any(f"unclaimed {m.group(4)} at {m.group(5)}" in x for x in events)
+                counts["award"] = counts.get("award", 0) + 1
+        if after.is_terminal() and not after.truncated and params.get("num_players") != 1:  # OGO-52
+            what = "match" if params.get("episode") == "match" else "game"
+            won = [f"{'team ' if side == 'team' else 'player_'}{t}" for t in after.winners]
+            if len(after.winners) == after.n_teams:
+                assert events[-1] == f"the {what} is a draw"
+            else:
+                assert events[-1] == f"{' and '.join(won)} {'wins' if len(won) == 1 else 'share'} the {what}"
+                assert all(after.returns()[s] > 0 for s in range(after.n) if after.team[s] in after.winners)
         if params.get("num_players") == 1 and after.is_terminal():
             won = after.winners == [0]
             assert events[-1] == (
                 f"victory: score {after.match_scores[0]}" if won else "the match ends without victory: defeat"
             )
+    assert counts.get("award", 0) > 0
     if params.get("num_players") != 1:
         assert counts["match"] >= 3
     if not params.get("blind") and params.get("num_players") != 1:
@@ -243,39 +297,80 @@ def test_otto_game_over_names_the_tile_a_placement_puts_down() -> None:
     [{"num_players": 2}, {"num_players": 4}, {"num_players": 3, "simplified": True}, {"num_players": 1}],
 )
 def test_otto_octopus_says_draws_skips_automatic_passes_and_the_end(params: dict[str, Any]) -> None:
-    """OTP-18/21/26 (the mover's draws, counted), OTP-23 (a skipped turn: the jellyfish's next
-    seat), OTP-19 (a seat that cannot place passes by itself), OTP-37 (the end)."""
+    """OTP-27 (the shark's cost), OTP-18/21/26 (the mover's draws, counted), OTP-23 (skipped
+    turns) and OTP-19 (automatic passes) one seat after another from the mover's left, as the
+    turn goes round, and OTP-37/38/40 (the end, the final scores, the winners)."""
+    from envs.otto_octopus.board import JELLYFISH, SHARK
+
     seen: set[str] = set()
     for _game, before, action, events, after in _games("otto_octopus", params, range(4)):
-        p = before.to_move
-        for e in events:
-            if m := re.fullmatch(r"player_(\d) draws (\d+) tiles? \((\d+) left in the pile\)", e):
-                assert int(m.group(1)) == p and int(m.group(3)) == len(after.pile)
-                seen.add("draw")
-            elif m := re.fullmatch(r"player_(\d) skips (a turn|\d+ turns) \(jellyfish\)", e):
-                seen.add("skip")
-            elif m := re.fullmatch(r"player_(\d) cannot place a tile and passes", e):
-                q = int(m.group(1))
-                assert after.passed[q]
-                seen.add("pass")
-            else:
-                assert after.is_terminal() and e == (
-                    "the game is over"
-                    if before.n == 1
-                    else "every player has passed since the last placement: the game is over"
-                )
-                seen.add("end")
-        if after.is_terminal():
-            assert events and events[-1].endswith("the game is over")
+        p, n = before.to_move, before.n
+        rest = list(events)
+        shark = action < 1024 and action >> 6 == SHARK and not before.config.simplified and n > 1
+        if shark:  # OTP-27: every other seat's running score drops by 2
+            assert rest.pop(0) == "the shark costs every other player 2 points"
+            assert all(after.scores[q] == before.scores[q] - 2 for q in range(n) if q != p)
+            seen.add("shark")
         # the mover's hand: + the tiles drawn, - the one placed or returned (a swap trades one)
         drawn = len(after.hands[p]) - len(before.hands[p]) + (action < 1024) + (1026 <= action < 1042)
-        said = [int(m.group(1)) for e in events if (m := re.fullmatch(r"player_\d draws (\d+) tiles? .*", e))]
-        assert said == ([drawn] if drawn else [])
+        if drawn:
+            assert (
+                rest.pop(0)
+                == f"player_{p} draws {drawn} tile{'s' if drawn != 1 else ''} ({len(after.pile)} left in the pile)"
+            )
+            seen.add("draw")
+        turns = []
+        while rest and (
+            m := re.fullmatch(
+                r"player_(\d) (skips a turn \(jellyfish\)|cannot place a tile and passes)", rest[0]
+            )
+        ):
+            turns.append(int(m.group(1)))
+            seen.add("skip" if "skips" in rest.pop(0) else "pass")
+        assert turns == [(p + 1 + i) % n for i in range(len(turns))]  # the turn goes round
+        skipped = (
+            sum(before.skips)
+            + (action < 1024 and action >> 6 == JELLYFISH and n > 1 and not before.config.simplified)
+            - sum(after.skips)
+        )
+        assert skipped == sum("skips" in e for e in events)
+        if not after.is_terminal():
+            assert rest == []
+            continue
+        assert not after.truncated  # (the step limit is not reached in these games)
+        final = after.final_scores()
+        minus = "tiles in hand and in the pile" if n == 1 else "tiles in hand"
+        expected = [
+            "the game is over"
+            if n == 1
+            else "every player has passed since the last placement: the game is over",
+            f"final scores (score minus {minus}): "
+            + ", ".join(f"player_{s} {v}" for s, v in enumerate(final)),
+        ]
+        best = [s for s in range(n) if final[s] == max(final)]
+        if n > 1:
+            names = " and ".join(f"player_{s}" for s in best)
+            expected.append(f"{names} {'wins' if len(best) == 1 else 'share the win'}")
+            assert all(after.returns()[s] > 0 for s in best)
+        assert rest == expected
+        seen.add("end")
     assert {"draw", "end"} <= seen
     if params["num_players"] > 1:
         assert "pass" in seen
     if params["num_players"] > 1 and not params.get("simplified"):
-        assert "skip" in seen
+        assert {"skip", "shark"} <= seen
+
+
+def test_otto_octopus_says_when_the_step_limit_stops_the_game() -> None:
+    """Spec §5: at ``max_steps`` the game stops, no winner (returns 0)."""
+    game = get_game("otto_octopus").game_class()(max_steps=6)
+    state = game.new_initial_state(np.random.default_rng(0))
+    for _ in range(5):
+        state.apply(int(np.flatnonzero(state.legal_mask())[0]))
+    last = int(np.flatnonzero(state.legal_mask())[0])
+    assert game.step_events(state, last)[-1] == "the game stops at its limit of 6 steps, without a winner"
+    state.apply(last)
+    assert state.is_truncated() and not state.returns().any()
 
 
 def test_over_and_out_says_when_the_play_pile_is_reshuffled() -> None:
@@ -297,3 +392,42 @@ def test_over_and_out_says_when_the_play_pile_is_reshuffled() -> None:
     assert sum(state.play_pile) == 0 and len(state.draw_pile) == moved  # (one drawn back)
     following = int(next(a for a in np.flatnonzero(state.legal_mask()) if a not in (BUST, TOPSY_TURVY)))
     assert game.step_events(state, following) == []  # the pile grows again: nothing to say
+
+
+def _last_events(name: str, params: dict[str, Any], seed: int) -> tuple[list[str], Any]:
+    """The events of the last move of one seeded random game, and its final state."""
+    *_, (_game, _before, _action, events, after) = _games(name, params, range(seed, seed + 1))
+    return events, after
+
+
+def test_otto_game_over_says_who_wins_a_tie_break() -> None:
+    """OGO-55: an 8 closed in the tie-break blind match wins the game at once (no match score
+    is added); OGO-56: else the tied teams draw tiles until one is strictly highest. Both said,
+    then the winner (seeds found by search: both reach a tie at ``target_score=1``)."""
+    params = {"num_players": 2, "target_score": 1, "secret_cards": False}
+    events, after = _last_events("otto_game_over", params, 14)
+    assert events == ["player_0 closed an 8 in the tie-break match: the match ends", "player_0 wins the game"]
+    assert after.tiebreak and after.winners == [0] and after.totals[0] == after.totals[1]
+    events, after = _last_events("otto_game_over", params, 18)
+    draws = [e for e in events if e.startswith("tie-break draw: ")]
+    assert draws and events[-1] == f"player_{after.winners[0]} wins the game"
+    assert events.index(draws[-1]) == len(events) - 2  # the last draw decides it
+
+
+def test_otto_game_over_a_dark_pair_on_an_empty_tower_leaves_no_table_tile() -> None:
+    """OGO-16 with the tower empty after the pair (then OGO-17/49): no new table tile is
+    drawn, and the sentence says so (seed found by search, 2v2)."""
+    found = 0
+    for _game, before, _action, events, after in _games(
+        "otto_game_over", {"num_players": 4, "teams": True}, range(25, 35)
+    ):
+        for e in events:
+            if m := re.fullmatch(
+                r"player_(\d) draws a dark tile on a dark table tile: both leave the match; (.*)", e
+            ):
+                seat, rest = int(m.group(1)), m.group(2)
+                if after.matches == before.matches:
+                    assert ("has no table tile now" in rest) == (after.tables[seat] < 0)
+                    assert ("a new table tile" in rest) == (after.tables[seat] >= 0)
+                found += "has no table tile now" in rest
+    assert found >= 1
