@@ -109,7 +109,8 @@ cut, running score minus tiles in hand, and in solo minus the pile too). A game 
 illegal action has only ``scores``, and only its AEC dicts end (PettingZoo's way): the engine
 state, the observations and the render stay those of the position before that action.
 
-Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with scores, hand sizes, skips, the
+Rendering: ``render_mode`` = ``"ansi"`` (the ocean as text, with the rules in play (``rules: full
+game, closed hands``; ``simplified``, ``open``), scores, hand sizes, skips, the
 pile size, the hand of the seat to act and, in the open game, the tiles the other seats show;
 at the end the final scores and the winners: a spectator's view, not an observation),
 ``"rgb_array"`` (a ``uint8[568, 868, 3]`` picture of the same spectator's view, the acting

@@ -70,7 +70,11 @@ def render_ansi(st: State) -> str:
     rows = ["      " + "".join(f"{f:<4}" for f in B.FILES)]
     for r in range(7, -1, -1):
         rows.append(f"  {r + 1}   " + "".join(f"{_cell(st, r * 8 + f):<4}" for f in range(8)).rstrip())
-    return "\n".join(rows + [""] + _status_lines(st))
+    c = st.config  # the rules in play: fish effects and placement limits (OTP-42/43), open hands (OTP-41)
+    rules = (
+        f"rules: {'simplified' if c.simplified else 'full'} game, {'open' if c.open_game else 'closed'} hands"
+    )
+    return "\n".join([*rows, "", rules, *_status_lines(st)])
 
 
 # ---------------------------------------------------------------------------- image

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from envs.core.registry import get_game
 from envs.otto_game_over.game import OttoGameOverGame
 from envs.otto_octopus.game import OttoOctopusGame
 from tests.otto_octopus.helpers import P1, make
@@ -175,3 +176,20 @@ def test_otto_game_over_page_explains_the_picture() -> None:
         "each square reads ``<tile>/<k>``",
     ):
         assert words in page, words
+
+
+@pytest.mark.parametrize(
+    ("params", "line"),
+    [
+        ({}, "rules: full game, closed hands"),
+        ({"simplified": True}, "rules: simplified game, closed hands"),
+        ({"num_players": 3, "open_game": True, "simplified": True}, "rules: simplified game, open hands"),
+    ],
+)
+def test_otto_octopus_text_names_the_rules_in_play(params: dict[str, Any], line: str) -> None:
+    """OTP-41 (open hands) and OTP-42/43 (the simplified game) change what a player may do and
+    see, so the text says which apply, below the board, as Octi's and Over and Out's do."""
+    env = get_game("otto_octopus").env(render_mode="ansi", **params)
+    env.reset(seed=0)
+    text = str(env.render()).splitlines()
+    assert text[text.index("") + 1] == line
