@@ -178,7 +178,7 @@ class BaselineEvalCallback(BaseCallback):
         best = -1.0
         if not path.exists() or not (self.out_dir / "best_model.zip").exists():
             return best
-        for line in path.read_text().splitlines():
+        for line in path.read_text(encoding="utf-8").splitlines():
             try:
                 row = json.loads(line)
             except ValueError:

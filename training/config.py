@@ -334,6 +334,13 @@ def split_specs(value: str, option: str) -> list[str]:
     return items
 
 
+#: how a Python player of one's own joins the single-agent view's opponents (specs are strings)
+PLAYER_HINT = (
+    " (bot specs and model paths); a player object of your own (with act(state, seat, rng) -> int) "
+    "joins the view's opponents through env.unwrapped.add_opponent(group, name, player)"
+)
+
+
 def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
     """``"random,heuristic,self"``, a list, or a ``{spec: weight}`` mapping -> weights. In a
     comma list a ``k=v`` item continues the bot spec before it, so a spec keeps all its
@@ -345,6 +352,10 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
     if isinstance(value, Mapping):
         weights = {}
         for k, v in value.items():
+            if not isinstance(k, str):
+                raise ValueError(
+                    f"{option}: the key {k!r} is a {type(k).__name__}, not a spec string{PLAYER_HINT}"
+                )
             try:
                 if isinstance(v, bool):  # `true` is no weight (validate refuses bools everywhere)
                     raise TypeError
@@ -357,7 +368,11 @@ def parse_opponents(value: Any, option: str = "opponents") -> dict[str, float]:
         for i, v in enumerate(value, start=1):
             if v is None or (isinstance(v, str) and not v.strip()):  # a YAML `-` with nothing after it
                 raise ValueError(f"{option}: item {i} of the list is blank; give a bot spec or `self`")
-            counts[str(v)] = counts.get(str(v), 0.0) + 1.0
+            if not isinstance(v, str):  # a Python player, a function, a torch module: no spec
+                raise ValueError(
+                    f"{option}: item {i} is a {type(v).__name__}, not a spec string{PLAYER_HINT}"
+                )
+            counts[v] = counts.get(v, 0.0) + 1.0
         return counts
     raise ValueError(f"{option} must be a comma list, a list or a mapping, got {value!r}")
 

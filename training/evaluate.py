@@ -264,11 +264,13 @@ def run_tournament(
     if workers > 1 and len(tasks) > 1 and games * len(pairs) >= MIN_PARALLEL_GAMES:
         import multiprocessing as mp
 
+        from training.interrupt import sigint_deferred, start_forkserver, start_method, worker_init
+
         # forkserver, not fork: the parent already runs torch; the server imports the heavy
-        # modules once and every worker forks from it
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
-        from training.interrupt import sigint_deferred, start_forkserver, worker_init
+        # modules once and every worker forks from it (spawn where there is none: Windows)
+        ctx = mp.get_context(start_method())
+        if start_method() == "forkserver":
+            ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
 
         start_forkserver()  # Ctrl-C while it imports torch: no traceback of its own
         with contextlib.ExitStack() as stack:  # Ctrl-C: the pool is terminated
@@ -410,7 +412,8 @@ def infer_env(players: Sequence[str]) -> tuple[str, dict[str, Any]]:
         if found is not None:
             return found
     raise ValueError(
-        "name the env (e.g. eightfold eval over_and_out ...) or pass a model from a run directory"
+        "name the env and its --param values (e.g. eightfold eval over_and_out --param num_players=2 "
+        "...) or pass a model from a run directory (eightfold train's: its config.yaml names them)"
     )
 
 

@@ -115,15 +115,25 @@ def sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def start_method() -> str:
+    """How worker processes start: ``forkserver`` where the platform has it (Linux, macOS: the
+    parent already runs torch, so no plain ``fork``; the server imports the heavy modules once
+    and every worker forks from it), else ``spawn`` (Windows)."""
+    import multiprocessing as mp
+
+    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+
+
 def start_forkserver() -> None:
     """Start ``multiprocessing``'s forkserver (if it is not running) with Ctrl-C ignored: it
     imports its preloaded modules (torch: seconds) with Ctrl-C ignored, and the workers it forks
     inherit that. The call returns once the process is started, not imported, so a Ctrl-C
-    meanwhile still reaches this process."""
-    try:
-        from multiprocessing import forkserver
-    except ImportError:  # pragma: no cover - platforms without it (Windows)
+    meanwhile still reaches this process. Nothing to start where workers spawn
+    (:func:`start_method`)."""
+    if start_method() != "forkserver":
         return
+    from multiprocessing import forkserver
+
     with sigint_ignored():
         forkserver.ensure_running()
 

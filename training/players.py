@@ -70,12 +70,33 @@ class PolicyPlayer(ProbabilityPlayer):
     """
 
     def __init__(self, policy: Any, game: Game[Any, Any], deterministic: bool = False, name: str = "policy"):
-        shape = tuple(policy.observation_space.shape)
-        if shape != tuple(game.observation_shape) or int(policy.action_space.n) != game.num_actions:
+        space, actions = policy.observation_space, getattr(policy.action_space, "n", None)
+        if space.shape is None or actions is None:  # a Dict observation (MultiInputPolicy), no Discrete
             raise ValueError(
-                f"policy {name!r} was trained on observations {shape} / {policy.action_space.n} actions, "
-                f"but this game config has {game.observation_shape} / {game.num_actions}: "
-                "pass the same --param values it was trained with"
+                f"policy {name!r} was trained on {type(space).__name__} observations and "
+                f"{type(policy.action_space).__name__} actions; a player is fed the single-agent "
+                f"view's observation, a Box of {game.observation_shape}, and picks one of "
+                f"Discrete({game.num_actions}): train on the view's observation (MlpPolicy/CnnPolicy)"
+            )
+        shape = tuple(space.shape)
+        if shape != tuple(game.observation_shape) or int(actions) != game.num_actions:
+            if (
+                int(np.prod(shape)) == int(np.prod(game.observation_shape))
+                and int(actions) == game.num_actions
+            ):
+                hint = (
+                    "the same numbers in another shape: a player is fed the view's observation "
+                    "unchanged, so a model trained through an observation wrapper (such as "
+                    "FlattenObservation) does not fit"
+                )
+            else:
+                hint = (
+                    "a model of another game, variant or player count (name the env and the --param "
+                    "values it was trained with), or trained through an observation wrapper"
+                )
+            raise ValueError(
+                f"policy {name!r} was trained on observations {shape} / {actions} actions, "
+                f"but this game config has {game.observation_shape} / {game.num_actions}: {hint}"
             )
         self.policy = policy
         self.game = game
@@ -172,13 +193,16 @@ NOT_A_MODEL = "a saved model is a .zip file, an RLlib run a directory holding ei
 
 
 def names_no_player(spec: str) -> bool:
-    """``spec`` is a path (a ``/`` or ``\\`` and no bot parameters) that is neither a saved model
-    nor an RLlib run: no bot is named so either."""
+    """``spec`` is a path (a ``/`` or ``\\`` and no bot parameters; a Windows drive letter,
+    ``C:\\runs\\x``, is no bot's parameters) that is neither a saved model nor an RLlib run: no
+    bot is named so either."""
+    import re
+
     from training.rllib.common import is_rllib_spec
 
     spec = spec.strip()
     return (
-        ":" not in spec
+        (":" not in spec or re.match(r"[A-Za-z]:[\\/]", spec) is not None)
         and ("/" in spec or "\\" in spec)
         and not is_model_spec(spec)
         and not is_rllib_spec(spec)
@@ -222,20 +246,29 @@ def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
         return str(meta["game"]), dict(meta.get("params") or {})
     if not is_model_spec(spec):
         return None
+    from envs.core.registry import get_game
     from training.config import read_yaml  # a model's run: yaml (the train extra) from here on
 
-    for folder in Path(spec).parents[:2]:  # run dir, or run dir / checkpoints|pool
-        if (folder / "config.yaml").exists():
-            data = read_yaml(folder / "config.yaml")  # a mapping, or a ValueError naming the file
-            env, params = data.get("env"), data.get("params", {})
-            params = {} if params is None else params  # `params:` left empty
-            if not isinstance(env, str) or not isinstance(params, Mapping):
-                raise ValueError(
-                    f"{folder / 'config.yaml'} is not a run's config (an 'env' name and a 'params' "
-                    f"mapping, as eightfold train writes it): env={env!r}, params={params!r}"
-                )
-            return env, dict(params)
-    return None
+    path = Path(spec)
+    # the run's own folder, or the run above its checkpoints/ or pool/ folder (not any folder
+    # two up: a model of one's own script kept in a project's models/ is no run's)
+    folder = path.parent.parent if path.parent.name in ("checkpoints", "pool") else path.parent
+    if not (folder / "config.yaml").exists():
+        return None
+    data = read_yaml(folder / "config.yaml")  # a mapping, or a ValueError naming the file
+    env, params = data.get("env"), data.get("params", {})
+    params = {} if params is None else params  # `params:` left empty
+    if isinstance(env, str):
+        try:
+            get_game(env)
+        except ValueError:  # another library's config (an env such as CartPole-v1): no eightfold run
+            return None
+    if not isinstance(env, str) or not isinstance(params, Mapping):
+        raise ValueError(
+            f"{folder / 'config.yaml'} is not a run's config (an 'env' name and a 'params' "
+            f"mapping, as eightfold train writes it): env={env!r}, params={params!r}"
+        )
+    return env, dict(params)
 
 
 def params_note(spec: str, game: Game[Any, Any]) -> str:
@@ -246,6 +279,14 @@ def params_note(spec: str, game: Game[Any, Any]) -> str:
     from envs.core.registry import get_game
 
     found = trained_with(spec)
+    if found is None and is_model_spec(spec):  # a model of one's own script: nothing to compare
+        default = make_config(type(game.config), {})
+        given = {f.name: getattr(game.config, f.name) for f in fields(game.config)}
+        given = {k: v for k, v in given.items() if v != getattr(default, k)}
+        return (
+            f"note: {spec.strip()} has no eightfold run around it (no run's config.yaml): it plays "
+            f"{game.name} {given or '(defaults)'} as named, and nothing checks that it was trained on that"
+        )
     if found is not None and get_game(found[0]).name != game.name:
         raise ValueError(
             f"{spec.strip()} was trained on {get_game(found[0]).name}, not {game.name}: "

@@ -24,7 +24,7 @@ def read_monitor(run_dir: Path) -> dict[str, np.ndarray]:
     """All envs' episodes in wall-clock order: return, length, cumulative steps, won."""
     rows: list[tuple[float, float, int, float]] = []
     for path in sorted((run_dir / "monitor").glob("*.monitor.csv")):
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
         if len(lines) < 2:
             continue
         try:  # each file's times count from its own start (a resumed run writes new files)
@@ -62,7 +62,7 @@ def read_evals(run_dir: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     rows = []
-    for line in path.read_text().splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         try:
             row = json.loads(line)
         except ValueError:

@@ -49,7 +49,8 @@ def parse_reset_options(text: str | None) -> dict[str, Any] | None:
         path = Path(text[1:])
         source = f"--options file {str(path)!r}"
         try:
-            text = path.read_text(encoding="utf-8")  # OSError: the command line reports it
+            # (a BOM, as Windows editors write, is skipped; OSError: the command line reports it)
+            text = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
             raise ValueError(f"{source}: no such file") from None
         except IsADirectoryError:

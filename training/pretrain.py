@@ -81,7 +81,7 @@ import numpy as np
 from envs.core.config import is_real
 from envs.core.files import write_text
 from envs.core.game import Symmetry
-from training.interrupt import end_pool, sigint_deferred, start_forkserver, worker_init
+from training.interrupt import end_pool, sigint_deferred, start_forkserver, start_method, worker_init
 
 EPISODES_PER_CHUNK = 16
 """Episodes per collection task: the seed of episode ``e`` is ``seed`` spawned at index ``e``."""
@@ -474,7 +474,9 @@ def collect_demonstrations(
     pool = None
     if workers > 1:
         start_forkserver()
-        pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("forkserver"), initializer=worker_init)
+        pool = ProcessPoolExecutor(
+            workers, mp_context=mp.get_context(start_method()), initializer=worker_init
+        )
     try:
         while total < samples:
             # a wave of chunks: one per worker; the result is cut at the first chunk that

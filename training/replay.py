@@ -138,7 +138,8 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
             f"{str(path)!r} is a directory; give a .jsonl file of eval --records or play --record"
         )
     try:
-        text = Path(path).read_text(encoding="utf-8")  # other OSErrors: the command line reports them
+        # a BOM (as Windows editors write) is skipped; other OSErrors: the command line reports them
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ValueError(
             f"no records file {str(path)!r} (eightfold eval --records FILE.jsonl or play --record FILE.jsonl "

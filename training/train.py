@@ -394,11 +394,11 @@ def build_vec_env(cfg: TrainConfig, out: Path, resume: bool = False) -> Any:
         for i in range(cfg.n_envs)
     ]
     if sub:
-        from training.interrupt import sigint_deferred, start_forkserver
+        from training.interrupt import sigint_deferred, start_forkserver, start_method
 
         start_forkserver()  # its workers start with Ctrl-C ignored (the learner ends them)
         with sigint_deferred():  # a Ctrl-C while they start is raised once they are up
-            return SubprocVecEnv(fns, start_method="forkserver")
+            return SubprocVecEnv(fns, start_method=start_method())
     return DummyVecEnv(fns)
 
 
@@ -550,7 +550,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
     if evals.is_file():
         kept: list[str] = []
         gone: list[str] = []
-        for line in evals.read_text().splitlines():
+        for line in evals.read_text(encoding="utf-8").splitlines():
             try:
                 late = int(json.loads(line)["timesteps"]) > steps
             except (ValueError, KeyError, TypeError):
@@ -558,7 +558,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
             (gone if late else kept).append(line)
         if gone:
             lost.mkdir(parents=True, exist_ok=True)
-            with (lost / "eval.jsonl").open("a") as f:
+            with (lost / "eval.jsonl").open("a", encoding="utf-8") as f:
                 f.write("".join(f"{line}\n" for line in gone))
             write_text(evals, "".join(f"{line}\n" for line in kept))
             moved["evaluations"] = len(gone)
@@ -577,7 +577,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
     best = out / "best_model.zip"
     if best.is_file():
         try:  # the evaluation it came from; a run from before best_model.json: its file time
-            late = int(json.loads((out / BEST_MODEL_INFO).read_text())["timesteps"]) > steps
+            late = int(json.loads((out / BEST_MODEL_INFO).read_text(encoding="utf-8"))["timesteps"]) > steps
         except (OSError, ValueError, KeyError, TypeError):
             late = saved_time(best) > saved_time(model_path)
         if late:
@@ -587,7 +587,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
             moved["best model"] = 1
     saved_at = saved_time(model_path)  # the episodes that ended later are trained again
     for path in sorted((out / "monitor").glob("*.monitor.csv")):
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
         if len(lines) < 2:
             continue
         try:
@@ -604,7 +604,7 @@ def rollback_run(out: Path, steps: int, model_path: Path) -> dict[str, int]:
             (gone if late else kept).append(line)
         if gone:
             (lost / "monitor").mkdir(parents=True, exist_ok=True)
-            (lost / "monitor" / path.name).write_text("\n".join(lines[:2] + gone) + "\n")
+            (lost / "monitor" / path.name).write_text("\n".join(lines[:2] + gone) + "\n", encoding="utf-8")
             write_text(path, "\n".join(kept) + "\n")
             moved["episodes"] += len(gone)
     if any(moved.values()):

@@ -38,7 +38,8 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
         not stat.S_ISREG(st.st_mode)
         or st.st_nlink > 1
         or not os.access(target, os.W_OK)
-        or st.st_uid != os.geteuid()  # another's file: a new one would change its owner
+        # another's file: a new one would change its owner (Windows has no owners here: no geteuid)
+        or (hasattr(os, "geteuid") and st.st_uid != os.geteuid())
     )
     tmp = target.with_name(_temporary_name(target.name))
     if not in_place:

@@ -27,7 +27,7 @@ the end of the game happen inside ``step`` and never need a decision.
 
 Action space: ``Discrete(1106)``
 --------------------------------
-Squares ``S = (rank - 1) * 8 + file`` (a1 = 0, h1 = 7, a8 = 56, h8 = 63); kinds ``κ``::
+Squares ``S = (rank - 1) * 8 + file`` (a1 = 0, h1 = 7, a8 = 56, h8 = 63); kinds ``K``::
 
     0 straight   1 turn-in   2 turn-out   3 end   4 end-shell   5 clownfish
     6 butterflyfish   7 jellyfish   8 pufferfish   9 starfish   10 seahorse
@@ -36,11 +36,11 @@ Squares ``S = (rank - 1) * 8 + file`` (a1 = 0, h1 = 7, a8 = 56, h8 = 63); kinds 
 ==============  ===============================  ==========================
 index           notation                         formula
 ==============  ===============================  ==========================
-0 .. 1023       ``place <kind> <square>``        ``64 * κ + S``
+0 .. 1023       ``place <kind> <square>``        ``64 * K + S``
 1024            ``pass``
 1025            ``stop``
-1026 .. 1041    ``return <kind>``                ``1026 + κ``
-1042 .. 1105    ``swap <kind> player_<j>``       ``1042 + 4 * κ + j``
+1026 .. 1041    ``return <kind>``                ``1026 + K``
+1042 .. 1105    ``swap <kind> player_<j>``       ``1042 + 4 * K + j``
 ==============  ===============================  ==========================
 
 Arm-tile orientation is implied (every arm is right-handed: ``straight`` keeps the
@@ -49,7 +49,7 @@ heading, ``turn-in`` turns right, ``turn-out`` left), so it is not part of the a
 The ``j`` of ``swap <kind> player_j`` is an absolute seat (spec §7's action table, §8's
 notation), while the observation is egocentric and holds no feature of the observer's own
 seat. So with 3 or 4 players one observation can stand behind masks in which index
-``1042 + 4 * κ + j`` means a different opponent: the seat ``j`` is ``(j - seat) % n`` slots
+``1042 + 4 * K + j`` means a different opponent: the seat ``j`` is ``(j - seat) % n`` slots
 clockwise from the observer (the slot of the observation's per-seat entries). A policy for 3-4
 players needs its own seat: it is the agent's name (``seat = env.possible_agents.index(agent)``).
 Append it to the observation (a one-hot of 4, in a wrapper), or remap the swap actions to
@@ -64,7 +64,7 @@ are 0. The first 1728 entries are 27 planes of 8x8 (``plane * 64 + S``):
 =======  ================================================================
 plane    content (1 = yes)
 =======  ================================================================
-0 - 15   a placed tile of kind κ on the square
+0 - 15   a placed tile of kind K on the square
 16       Otto (d4, e4, d5, e5)
 17 - 20  an arm tile leaving its square heading N / E / S / W
 21       an open arm tip (where the arm's next tile or end goes)

@@ -299,7 +299,9 @@ def test_a_policy_of_other_observations_or_actions_is_refused_naming_both() -> N
         with pytest.raises(ValueError, match="was trained on observations") as err:
             PolicyPlayer(policy, game, name="m.zip")
         assert "policy 'm.zip' was trained on observations (10,) / 3 actions" in str(err.value)
-        assert f"but this game config has {theirs}: pass the same --param values" in str(err.value)
+        assert f"but this game config has {theirs}: a model of another game, variant or player count" in str(
+            err.value
+        )
 
 
 def test_loading_a_model_leaves_the_global_generators_where_they_were(

@@ -175,7 +175,8 @@ def test_a_model_is_traced_to_its_run_only_two_folders_up(tmp_path: Path) -> Non
         model.write_bytes(b"")
     assert trained_with(str(run_model)) == ("octi", {})
     assert trained_with(str(far)) is None
-    assert params_note(str(far), ToyGame(num_players=2)) == ""
+    note = params_note(str(far), ToyGame(num_players=2))  # no run: said, and nothing checked
+    assert note.startswith(f"note: {far} has no eightfold run around it (no run's config.yaml)")
 
 
 def test_a_game_without_a_bot_table_gets_the_random_bot() -> None:
