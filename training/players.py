@@ -258,12 +258,13 @@ def trained_with(spec: str) -> tuple[str, dict[str, Any]] | None:
     data = read_yaml(folder / "config.yaml")  # a mapping, or a ValueError naming the file
     env, params = data.get("env"), data.get("params", {})
     params = {} if params is None else params  # `params:` left empty
-    if isinstance(env, str):
-        try:
-            get_game(env)
-        except ValueError:  # another library's config (an env such as CartPole-v1): no eightfold run
-            return None
-    if not isinstance(env, str) or not isinstance(params, Mapping):
+    if not isinstance(env, str):  # no env name (wandb's config.yaml, a Hydra mapping): no run's
+        return None
+    try:
+        get_game(env)
+    except ValueError:  # another library's config (an env such as CartPole-v1): no eightfold run
+        return None
+    if not isinstance(params, Mapping):
         raise ValueError(
             f"{folder / 'config.yaml'} is not a run's config (an 'env' name and a 'params' "
             f"mapping, as eightfold train writes it): env={env!r}, params={params!r}"
@@ -314,9 +315,16 @@ def make_player(
 ) -> Player:
     """A bot (``random``, ``heuristic``, ``mcts:sims=100`` ...) or a saved model (``x.zip``)."""
     if not isinstance(spec, str):
+        own = hasattr(spec, "act") or callable(spec)  # a player of one's own: where it goes
         raise ValueError(
             f"a player spec is a string: a bot ('heuristic', 'mcts:sims=200'), a model .zip or an RLlib "
             f"run directory; got {spec!r}"
+            + (
+                "; a player object of your own (with act(state, seat, rng) -> int) joins the "
+                "single-agent view's opponents through env.unwrapped.add_opponent(group, name, player)"
+                if own
+                else ""
+            )
         )
     if is_model_spec(spec):
         return PolicyPlayer.load(spec.strip(), game, deterministic=deterministic)

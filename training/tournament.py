@@ -43,8 +43,8 @@ class PairResult:
     draws: int = 0
     losses: int = 0
     #: games cut off at the game's step limit (no outcome of play): counted by the returns the
-    #: game pays there (0 to every seat, a draw, in most games; Over and Out's placement mode
-    #: with 3+ players pays the seats still in more than the knocked-out ones)
+    #: game pays there (0 to every seat, a draw, in most games; in Over and Out with 3+ players
+    #: the seats still in share one return and the knocked-out ones keep theirs: a loss for them)
     truncated: int = 0
     #: how those games were counted: ``{"wins": .., "draws": .., "losses": ..}``
     truncated_results: dict[str, int] = field(default_factory=lambda: {"wins": 0, "draws": 0, "losses": 0})

@@ -106,7 +106,7 @@ def add_parser(sub: Any) -> None:
         "--seed",
         type=int_at_least(0),
         default=None,
-        help="the run's seed: games, opponents, network (default: the config's, 0)",
+        help="the run's seed: games, opponents, network (default: the config's, 0; --resume keeps the run's)",
     )
     p.add_argument("--n-envs", type=int_at_least(1), default=None, help="parallel envs")
     p.add_argument(
@@ -127,7 +127,7 @@ def add_parser(sub: Any) -> None:
         "--eval-games",
         type=int_at_least(0),
         default=None,
-        help="final evaluation: games per baseline (sb3 backend)",
+        help="final evaluation: games per baseline (0 = none; a --resume plays the run's again unless 0; sb3 backend)",
     )
     p.add_argument("--set", action="append", default=[], metavar="K=V", help="any training option")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (sb3 backend)")

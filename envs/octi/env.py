@@ -20,6 +20,7 @@ a player with no legal action at the start of its turn loses.
 | episode end | base win, three-base win, no legal action, repetition (flag), ``max_turns`` truncation |
 | parallel API | no (``is_parallelizable=False``) |
 | render modes | ``ansi``, ``rgb_array``, ``human`` (prints ansi) |
+| automatic steps | ``game.step_events(state, action)``: only the end of the game the move brings, and how it came (a base reached, every enemy base held, the opponent left without a move, threefold repetition, the turn limit); ``eightfold play`` prints it under the move |
 
 **Turns are several agent steps.** A turn is one action of spec §3's phase machine; the
 mover keeps ``agent_selection`` through all of its phases (the other agent's mask is all

@@ -122,6 +122,20 @@ class OctiGame(Game[Config, State]):
 
         return evaluate(state)
 
+    def step_events(self, state: State, action: int) -> list[str]:
+        """The end of the game the move brings, with how it came (OCT-42..45, OCT-52: a base
+        reached, every enemy base held, the opponent left without a move, threefold
+        repetition, the turn limit); nothing else in Octi happens by itself."""
+        self.check_state(state, "step_events", same_parameters=False)
+        after = state.clone()
+        after.apply(action)
+        if not after.is_terminal():
+            return []
+        from envs.octi.render import _end
+
+        result, how = _end(after)
+        return [f"game over: {result}, {how}"]
+
     def render_ansi(self, state: State) -> str:
         self.check_state(state, "render_ansi", same_parameters=False)
         from envs.octi.render import render_ansi

@@ -117,7 +117,7 @@ def do_effect(st: State, seat: int, e: int) -> bool:
         st.tables = [NO_TILE] * n
         for i in range(n):
             st.tables[(seat + i) % n] = st.tower.pop() if st.tower else NO_TILE
-        flow.note(st, "meteorite", seat)
+        flow.note(st, "meteorite", seat, list(st.tables))
     elif kind == A.QUANTUM:
         f, rest = divmod(e - A.E_QUANTUM, 100)
         return not quantum_leap(st, seat, f, *divmod(rest, 4))

@@ -49,7 +49,9 @@ in 2v2 ``(seat + 2) % 4`` is the partner). A policy for 3-4 players needs its ow
 the agent's name (``seat = env.possible_agents.index(agent)``). Append it to the observation
 (a one-hot of 4, in a wrapper), or remap the seat-naming actions to relative ones
 (``r = (j - seat) % n``, back ``j = (seat + r) % n``) before the policy sees the mask and
-after it picks.
+after it picks. A model trained either way plays in your own loop,
+not in ``eightfold eval``, ``play`` or as a training opponent: those feed the view's observation
+unchanged (an appended seat is refused by its shape) and read a pick as an absolute seat.
 
 ``action_to_string`` gives one canonical string per index in any state, before the first
 ``reset()`` too (``illegal <i>`` only out of range); ``string_to_action`` parses

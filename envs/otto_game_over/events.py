@@ -67,8 +67,9 @@ def _say(st: State, after: State, event: tuple[Any, ...]) -> str:
             return f"{_side(st, team)} scores {where} ({POINTS[shape]} point{'s' if shape else ''}): a marker on it"
         return f"{_side(st, team)} closes {where} but has no such marker left: it stays unclaimed"
     if kind == "meteorite":  # OGO-37
-        tables = ", ".join(f"player_{s} {_tile(t)}" for s, t in enumerate(after.tables))
-        return f"every table tile leaves the match; the new ones (from player_{args[0]} on): {tables}"
+        seat, dealt = args  # the tiles as the Meteorite dealt them (a later skip may change one)
+        tables = ", ".join(f"player_{s} {_tile(t)}" for s, t in enumerate(dealt))
+        return f"every table tile leaves the match; the new ones (from player_{seat} on): {tables}"
     if kind == "dark_pair":  # OGO-16
         seat, tile, card = args
         got = [x for x, yes in (("a new table tile", tile), ("a secret card", card)) if yes]
@@ -103,7 +104,9 @@ def _say(st: State, after: State, event: tuple[Any, ...]) -> str:
         text = f"match over ({REASONS[reason]}): {_scores(st, scores)}"
         return text if st.config.episode == "match" else f"{text}; totals {_scores(st, totals)}"
     if kind == "truncated":  # spec §5
-        return f"the game stops at its limit of {args[0]} matches, without a winner"
+        return (
+            f"the game stops at its limit of {args[0]} match{'es' if args[0] != 1 else ''}, without a winner"
+        )
     if kind == "void":  # OGO-33
         k = args[0]
         return (

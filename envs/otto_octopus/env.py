@@ -54,7 +54,9 @@ clockwise from the observer (the slot of the observation's per-seat entries). A 
 players needs its own seat: it is the agent's name (``seat = env.possible_agents.index(agent)``).
 Append it to the observation (a one-hot of 4, in a wrapper), or remap the swap actions to
 relative ones (``r = (j - seat) % n``, back ``j = (seat + r) % n``) before the policy sees the
-mask and after it picks. With 2 players ``j`` is always the other seat.
+mask and after it picks. With 2 players ``j`` is always the other seat. A model trained either way plays in your own loop,
+not in ``eightfold eval``, ``play`` or as a training opponent: those feed the view's observation
+unchanged (an appended seat is refused by its shape) and read a pick as an absolute seat.
 
 Observation: ``{"observation": float32[1834] in [-1, 1], "action_mask": int8[1106]}``
 ------------------------------------------------------------------------------------------

@@ -66,9 +66,27 @@ def test_step_events_change_nothing_and_refuse_an_illegal_action(name: str, para
         game.step_events(state, illegal)
 
 
-def test_octi_has_no_automatic_steps() -> None:
-    """Nothing in Octi happens by itself: every move says all (the default ``[]``)."""
-    assert all(events == [] for *_, events, _after in _games("octi", {"max_turns": 30}, range(2)))
+@pytest.mark.parametrize("params", [{"max_turns": 30}, {}, {"variant": "x_fast", "max_turns": 40}])
+def test_octi_says_only_how_the_game_ended(params: dict[str, Any]) -> None:
+    """Nothing else in Octi happens by itself; the move that ends the game gets one sentence:
+    the winner (by the returns) and how (OCT-42..44), or the draw at the turn limit (OCT-45)."""
+    ends = set()
+    for _game, _before, _action, events, after in _games("octi", params, range(4)):
+        if not after.is_terminal():
+            assert events == []
+            continue
+        (line,) = events
+        if after.is_truncated():
+            assert line == f"game over: draw (truncated), turn limit {after.config.turn_limit}"
+        else:
+            winner = ("Black", "Red")[int(np.argmax(after.returns()))]
+            assert line.startswith(f"game over: {winner} wins, ")
+            assert line.split(", ", 1)[1] in (
+                "reached an enemy base",
+                "holds all 3 enemy bases",
+            ) or line.endswith("cannot move")
+        ends.add(line.split(",")[0])
+    assert ends  # every game ended in these seeds
 
 
 # ------------------------------------------------------------------ Over and Out
@@ -431,3 +449,32 @@ def test_otto_game_over_a_dark_pair_on_an_empty_tower_leaves_no_table_tile() -> 
                     assert ("a new table tile" in rest) == (after.tables[seat] >= 0)
                 found += "has no table tile now" in rest
     assert found >= 1
+
+
+def test_otto_game_over_names_the_tiles_meteorite_deals() -> None:
+    """OGO-37: every table tile leaves the match, then from the card's player on each draws
+    a new one from the tower top (none once it is empty): the sentence names those tiles as
+    dealt, even where a later skip in the same move changes one (a dark pair, OGO-16: in each
+    game below, found by search, the sentence named the later tile)."""
+    from envs.otto_game_over.actions import CARD_OF_NAME
+    from envs.otto_game_over.geometry import TILE_NAMES
+
+    played = 0
+    games = [({}, 226), ({}, 285), ({"num_players": 3}, 5), ({"num_players": 3}, 53)]
+    moves = (
+        move for params, seed in games for move in _games("otto_game_over", params, range(seed, seed + 1))
+    )
+    for _game, before, action, events, _after in moves:
+        text = before.action_to_string(action)
+        if text not in ("card meteorite", "card joker as meteorite"):
+            continue
+        assert CARD_OF_NAME["meteorite"] >= 0
+        seat, n = before.to_move, before.n
+        dealt = [-1] * n
+        for i in range(n):  # the tower's top is its last tile
+            dealt[(seat + i) % n] = before.tower[-1 - i] if i < len(before.tower) else -1
+        tiles = ", ".join(f"player_{s} {'no tile' if t < 0 else TILE_NAMES[t]}" for s, t in enumerate(dealt))
+        said = [e for e in events if e.startswith("every table tile leaves the match")]
+        assert said == [f"every table tile leaves the match; the new ones (from player_{seat} on): {tiles}"]
+        played += 1
+    assert played >= 4

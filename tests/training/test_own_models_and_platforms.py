@@ -37,6 +37,12 @@ def test_a_config_two_folders_up_or_of_another_library_is_no_models_run(tmp_path
     beside the model) made eval and play refuse one's own model ("unknown game 'CartPole-v1'",
     or "trained on octi" from an unrelated run above it)."""
     (tmp_path / "config.yaml").write_text("lr: 0.0003\nenv: CartPole-v1\n")
+    for text in ("_wandb: {value: {}}\nlr: {value: 0.1}\n", "env: {id: CartPole-v1}\n", "env: 3\n"):
+        other = tmp_path / "other" / "mine.zip"  # wandb's config (no env), Hydra's (a mapping)
+        other.parent.mkdir(exist_ok=True)
+        (other.parent / "config.yaml").write_text(text)
+        other.write_bytes(b"")
+        assert trained_with(str(other)) is None, text
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "config.yaml").write_text("env: octi\nparams: {}\n")
     own = tmp_path / "models" / "mine.zip"  # the project's config two up: not its run
@@ -104,7 +110,12 @@ def test_a_model_trained_through_a_reshaping_wrapper_is_named_as_such() -> None:
         PolicyPlayer(other, game, name="o.zip")
 
 
-@pytest.mark.parametrize("item", [lambda state, seat, rng: 0, object(), 3])
+class _Player:
+    def act(self, state: Any, seat: int, rng: np.random.Generator) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("item", [lambda state, seat, rng: 0, _Player(), 3])
 def test_a_python_player_among_the_opponents_names_the_way_in(item: Any) -> None:
     """``opponents=`` takes spec strings; a function or an object was read as an unknown bot
     named by its repr. Now the message names ``add_opponent``, which takes a player object."""
@@ -112,8 +123,9 @@ def test_a_python_player_among_the_opponents_names_the_way_in(item: Any) -> None
         ValueError, match=r"item 1 is a \w+, not a spec string .*env\.unwrapped\.add_opponent"
     ):
         gym.make("eightfold/over_and_out-single-v0", opponents=[item], num_players=2)
-    with pytest.raises(ValueError, match="not a spec string|a player spec is a string"):
-        gym.make("eightfold/over_and_out-single-v0", opponents={item: 1.0}, num_players=2)
+    with pytest.raises(ValueError, match="not a spec string|a player spec is a string") as err:
+        gym.make("eightfold/over_and_out-single-v0", opponents={"random": 1.0, item: 1.0}, num_players=2)
+    assert ("env.unwrapped.add_opponent" in str(err.value)) == (not isinstance(item, int))
 
 
 def test_a_player_object_joins_the_pool_through_add_opponent() -> None:

@@ -69,8 +69,9 @@ def test_names_alike_but_for_the_middle_are_widened_or_shown_whole() -> None:
 
 # ------------------------------------------------------------------ games cut off
 def test_the_note_says_how_games_cut_off_at_the_step_limit_were_counted() -> None:
-    """A cut-off game counts by the returns the game pays there, which in Over and Out's
-    placement mode with 3+ players are no draw: the pair's summary counts the cut-off wins,
+    """A cut-off game counts by the returns the game pays there, which in Over and Out with
+    3+ players are no draw where a seat was knocked out (its placement, or -1 under
+    winner_only): the pair's summary counts the cut-off wins,
     draws and losses and the note under the table names them. Old: "counted as draws
     (returns 0)" beside a table that counted them as wins and losses."""
     res = PairResult("random", "greedy")

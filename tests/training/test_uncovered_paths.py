@@ -314,11 +314,9 @@ def test_params_note_for_unknown_trained_param(
         "env: octi\nparams: [1]\n",
         "env: octi\nparams: []\n",
         "env: octi\nparams: false\n",
-        "params: {}\n",
-        "env: 3\n",
         "- 1\n",
     ],
-    ids=["params-int", "params-list", "params-empty-list", "params-false", "no-env", "env-int", "a-list"],
+    ids=["params-int", "params-list", "params-empty-list", "params-false", "a-list"],
 )
 def test_malformed_run_config_is_a_usage_error(
     octi_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
