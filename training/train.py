@@ -18,7 +18,8 @@ written to ``<out>/config.yaml``. A run directory holds::
     lost/              what a resume from an earlier model set aside (below)
 
 A new run in a directory that holds one replaces that run's files (``tb/`` aside, where
-TensorBoard keeps runs apart); ``--resume`` continues the run from its furthest model
+TensorBoard keeps runs apart); ``--resume`` (the game may be left out: the run's is read from
+its ``config.yaml``) continues the run from its furthest model
 (``model.zip``, or a later checkpoint of an interrupted run; a model file cut short by a kill
 is passed over) with its ``config.yaml``: the game,
 the network, the seed and the warm start (``pretrain_*``, run once before the first PPO step)
@@ -67,7 +68,7 @@ import numpy as np
 
 from envs.core.config import is_real
 from envs.core.files import write_text
-from envs.core.registry import get_game
+from envs.core.registry import GAMES, get_game
 from training.config import (
     TrainConfig,
     default_config_path,
@@ -85,7 +86,12 @@ from training.rllib.common import META_FILE as RLLIB_META_FILE
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("train", help="train a MaskablePPO agent (self-play, baselines, TensorBoard)")
-    p.add_argument("env", help="game name or env id, e.g. over_and_out")
+    p.add_argument(
+        "env",
+        nargs="?",
+        default=None,
+        help="game name or env id, e.g. over_and_out (with --resume --out DIR: the run's, if left out)",
+    )
     p.add_argument("--variant", default=None, help="shorthand for --param variant=<v> (Octi)")
     p.add_argument(
         "--param", action="append", default=[], metavar="K=V", help="game parameter (repeatable), JSON values"
@@ -144,6 +150,8 @@ def add_parser(sub: Any) -> None:
 
 
 def resolve_config(args: argparse.Namespace) -> TrainConfig:
+    if args.env is None:  # the run's own game, read from the run it resumes
+        args.env = _resumed_game(args)
     name = get_game(args.env).name
     out = Path(args.out or f"runs/{name}")
     if out.exists() and not out.is_dir():
@@ -222,6 +230,27 @@ def resolve_config(args: argparse.Namespace) -> TrainConfig:
         if not rllib:  # an RLlib run checks its checkpoint and settings itself (train_rllib)
             check_resume(cfg, saved, out)
     return cfg
+
+
+def _resumed_game(args: argparse.Namespace) -> str:
+    """The game of the run ``--resume --out DIR`` continues, from its ``config.yaml``; without
+    ``--resume`` and ``--out`` the game must be named."""
+    if not (args.resume and args.out):
+        raise ValueError(
+            "name the game to train (eightfold train <game>, one of "
+            f"{', '.join(sorted(GAMES))}); only --resume --out DIR reads it from the run"
+        )
+    path = Path(args.out) / "config.yaml"
+    if not path.is_file():
+        raise ValueError(
+            f"--resume: no run to continue in {args.out!r} (no config.yaml there); drop --resume and name the game to start one"
+        )
+    env = read_yaml(path).get("env")
+    if not isinstance(env, str):
+        raise ValueError(
+            f"{path}: no game named (env); name it: eightfold train <game> --resume --out {args.out}"
+        )
+    return env
 
 
 def _check_partner_seat(cfg: TrainConfig) -> None:

@@ -353,3 +353,39 @@ def test_a_solo_game_with_a_partner_says_1_player() -> None:
 
     with pytest.raises(ValueError, match=r"this otto_game_over game \(1 player\) has no partner seat"):
         gymnasium.make("eightfold/otto_game_over-single-v0", num_players=1, partner="greedy")
+
+
+def test_a_resume_may_leave_the_game_out_and_reads_the_runs(tmp_path: Path) -> None:
+    """``eightfold train --resume --out DIR`` reads the game (and its parameters) from the
+    run's ``config.yaml``; without ``--resume --out`` the game must be named, and a folder
+    with no run is named as such. Old: argparse's "the following arguments are required: env"."""
+    out = tmp_path / "run"
+    save_config(TrainConfig(env="octi", out=str(out), seed=0, params={"variant": "x_fast"}), out)
+    with pytest.raises(ValueError, match="no model in"):  # past the game: no model saved here
+        _resolve("--out", str(out), "--resume", "--timesteps", "4096")
+    with pytest.raises(ValueError, match="no model in"):  # the game named: the same
+        _resolve("octi", "--out", str(out), "--resume", "--timesteps", "4096")
+    for argv in (("--timesteps", "5"), ("--out", str(out)), ("--resume",)):
+        with pytest.raises(
+            ValueError, match=r"^name the game to train \(eightfold train <game>, one of octi, "
+        ):
+            _resolve(*argv)
+    with pytest.raises(ValueError, match=r"no run to continue in .*drop --resume and name the game"):
+        _resolve("--resume", "--out", str(tmp_path / "none"))
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "config.yaml").write_text("seed: 0\n")
+    with pytest.raises(ValueError, match=r"no game named \(env\); name it: eightfold train <game> --resume"):
+        _resolve("--resume", "--out", str(tmp_path / "bare"))
+
+
+def test_a_resume_without_the_game_continues_the_run(tmp_path: Path) -> None:
+    """The whole command, as a user types it after a run: ``train --resume --out DIR``."""
+    from training.cli import main
+    from training.train import model_steps
+
+    out = tmp_path / "run"
+    tiny = ["--set", "n_envs=1", "--set", "n_steps=64", "--set", "batch_size=64", "--set", "eval_every=0"]
+    argv = ["train", "over_and_out", "--param", "num_players=2", "--timesteps", "64", *tiny, "--no-progress"]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert main(["train", "--resume", "--out", str(out), "--timesteps", "128", "--no-progress"]) == 0
+    assert model_steps(out / "model.zip") == 128
