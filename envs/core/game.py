@@ -139,6 +139,32 @@ def clone_rng(rng: np.random.Generator) -> np.random.Generator:
     return np.random.Generator(bit_gen)
 
 
+_ST = TypeVar("_ST", bound="GameState")
+
+#: the attribute of a probe clone that :func:`note_event` fills (a game's own states have none)
+EVENT_LOG = "events"
+
+
+def note_event(state: Any, *event: Any) -> None:
+    """Log an automatic step of the rules for ``Game.step_events``: only the probe clone
+    :func:`applied_noting` makes carries the log, so a game's own states (and its search's
+    clones) pay one dictionary lookup and keep nothing."""
+    log = state.__dict__.get(EVENT_LOG)
+    if log is not None:
+        log.append(event)
+
+
+def applied_noting(state: _ST, action: int) -> tuple[_ST, list[tuple[Any, ...]]]:
+    """A clone of ``state`` after ``action``, and the events :func:`note_event` logged on the
+    way (``ValueError`` for an illegal action, as ``apply``); ``state`` is not changed."""
+    probe = cast(_ST, state.clone())
+    log: list[tuple[Any, ...]] = []
+    probe.__dict__[EVENT_LOG] = log
+    probe.apply(action)
+    del probe.__dict__[EVENT_LOG]
+    return probe, log
+
+
 class Symmetry(NamedTuple):
     """A symmetry of a game's rules (e.g. a quarter turn of the board), as two gathers.
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from envs.core.game import note_event
 from envs.otto_game_over import actions as A
 from envs.otto_game_over import flow
 from envs.otto_game_over.geometry import CENTRE, NO_TILE, VERTEX_OF
@@ -117,7 +118,7 @@ def do_effect(st: State, seat: int, e: int) -> bool:
         st.tables = [NO_TILE] * n
         for i in range(n):
             st.tables[(seat + i) % n] = st.tower.pop() if st.tower else NO_TILE
-        flow.note(st, "meteorite", seat, list(st.tables))
+        note_event(st, "meteorite", seat, list(st.tables))
     elif kind == A.QUANTUM:
         f, rest = divmod(e - A.E_QUANTUM, 100)
         return not quantum_leap(st, seat, f, *divmod(rest, 4))
@@ -149,7 +150,7 @@ def kidnap(st: State, seat: int, victim: int) -> bool:
         if card == A.JOKER
         else effects(st, seat, card)
     )
-    flow.note(st, "kidnap", seat, victim, card, uses is not None and uses.size > 0)
+    note_event(st, "kidnap", seat, victim, card, uses is not None and uses.size > 0)
     if uses is None or uses.size == 0:
         return False
     st.kidnapped = card

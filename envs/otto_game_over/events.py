@@ -1,6 +1,6 @@
 """What happens by itself at an OTTO Game Over table after a move (``Game.step_events``).
 
-The move is applied to a clone that carries an ``events`` list, which :func:`flow.note`
+The move is applied to a clone that carries an ``events`` list, which :func:`envs.core.game.note_event`
 fills at each automatic step (claims, skipped turns, dark tiles, Time Travel, kidnapped cards,
 the 8, match ends and new matches, tie-breaks, the end). Every fact named is public at the
 table: a card drawn after a dark pair is counted, never named; a kidnapped card is shown to all
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from envs.core.game import applied_noting
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import TILE_NAMES, VERTEX_NAMES
 from envs.otto_game_over.rules import State
@@ -35,10 +36,7 @@ def _tile(t: int) -> str:
 
 def step_events(before: State, action: int) -> list[str]:
     """The automatic steps after ``action``, as sentences, in the order they happen."""
-    probe = before.clone()
-    log: list[tuple[Any, ...]] = []
-    probe.__dict__["events"] = log
-    probe.apply(action)
+    probe, log = applied_noting(before, action)
     events = [text for event in log if (text := _say(before, probe, event))]
     if probe.is_terminal() and not probe.truncated and not probe.config.solo:  # OGO-52/55/56
         events.append(_result(probe))

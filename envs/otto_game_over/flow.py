@@ -6,10 +6,11 @@ PLACE, INFINITY) is left set when a function returns, or OVER at the end.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from envs.core.game import note_event as note
 from envs.otto_game_over import actions as A
 from envs.otto_game_over.geometry import (
     AROUND,
@@ -34,14 +35,6 @@ if TYPE_CHECKING:
 CARD, KIDNAP, PLACE, INFINITY, OVER = range(5)
 PATH_TILES: tuple[int, ...] = tuple(d for d in range(8) for _ in range(4))
 MAX_MATCH_SCORE = 32  # 24 in markers + 8 (spec §5)
-
-
-def note(st: State, *event: Any) -> None:
-    """Log an automatic event for ``Game.step_events`` (:mod:`envs.otto_game_over.events`):
-    only the probe clone it makes carries an ``events`` list; a game's own states never do."""
-    log = st.__dict__.get("events")
-    if log is not None:
-        log.append(event)
 
 
 # ------------------------------------------------------------------ board edits

@@ -1,6 +1,6 @@
 """What happens by itself at an Otto the Octopus table after a move (``Game.step_events``).
 
-The move is applied to a clone that carries an ``events`` list, which ``rules._note`` fills
+The move is applied to a clone that carries an ``events`` list, which ``note_event`` (envs.core.game) fills
 with the skipped turns and automatic passes in the order they come; the draws and the shark's
 cost are read off the states before and after. Every fact named is public (spec §9): draws are
 counted, never named; the hands, the pile order and the tiles a seahorse returns or a
@@ -9,8 +9,7 @@ pufferfish swaps stay hidden.
 
 from __future__ import annotations
 
-from typing import Any
-
+from envs.core.game import applied_noting
 from envs.otto_octopus.board import SHARK
 from envs.otto_octopus.rules import PASS, RETURN_BASE, SWAP_BASE, State
 
@@ -23,10 +22,7 @@ def step_events(before: State, action: int) -> list[str]:
     """The shark's cost to the others (OTP-27), the mover's draws (OTP-18/21/26), the skipped
     turns (OTP-23) and automatic passes (OTP-19) in turn order, and the end of the game with
     the final scores and the winners (OTP-37/38/40, or the step limit)."""
-    probe = before.clone()
-    log: list[tuple[Any, ...]] = []
-    probe.__dict__["events"] = log
-    probe.apply(action)
+    probe, log = applied_noting(before, action)
     p, n = before.to_move, before.n
     events: list[str] = []
     effects = action < PASS and not before.config.simplified and n > 1  # fish effects (OTP-21..31)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.config import check_bool, check_choice, check_int, plain_fields
-from envs.core.game import TERMINAL, GameState, clone_rng
+from envs.core.game import TERMINAL, GameState, clone_rng, note_event
 from envs.otto_octopus.board import (
     BUTTERFLYFISH,
     CLOWNFISH,
@@ -35,14 +35,6 @@ NUM_ACTIONS = 1106
 PASS, STOP, RETURN_BASE, SWAP_BASE = 1024, 1025, 1026, 1042
 MAIN, EXTRA, SWAP, RETURN = 0, 1, 2, 3
 PHASES = ("main", "extra", "swap", "return")
-
-
-def _note(st: State, *event: Any) -> None:
-    """Log an automatic step for ``Game.step_events`` (:mod:`envs.otto_octopus.events`): only
-    the probe clone it makes carries an ``events`` list; a game's own states never do."""
-    log = st.__dict__.get("events")
-    if log is not None:
-        log.append(event)
 
 
 @dataclass(frozen=True)
@@ -293,14 +285,14 @@ class State(GameState):
         while True:
             if self.skips[q] > 0:
                 self.skips[q] -= 1
-                _note(self, "skip", q)
+                note_event(self, "skip", q)
             elif self.ocean.can_place(self.hands[q], self.config.fish_rules):
                 self.to_move = q
                 self._mask = None
                 return
             else:
                 self.passed[q] = True
-                _note(self, "pass", q)
+                note_event(self, "pass", q)
                 if all(self.passed):
                     self.to_move = q
                     self._finish()
