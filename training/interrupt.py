@@ -84,6 +84,7 @@ def end_pool(pool: Executor) -> None:
     workers ended mid-task, where ``shutdown()`` would wait for every task already sent."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() drops the reference
+    results = getattr(pool, "_result_queue", None)  # and this one
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         p.terminate()
@@ -92,6 +93,12 @@ def end_pool(pool: Executor) -> None:
         if p.is_alive():  # SIGTERM handled and not obeyed: no more asking
             p.kill()
             p.join(2)
+    # a worker ended while it sent a result (a warm start's chunk is megabytes) left the manager
+    # thread reading the rest of that message for good, and the interpreter's exit waited on the
+    # thread: a Ctrl-C'd run hung after "interrupted" (2026-12-08, CI). This process holds the
+    # result pipe's last write end; closed, the read ends (EOF) and the thread with it.
+    if results is not None:
+        results._writer.close()
     # the pool's manager thread closes its wake-up pipe as it ends; left running, it could close
     # it while the interpreter's exit hook writes to it ("Exception ignored ... Bad file descriptor")
     if manager is not None:

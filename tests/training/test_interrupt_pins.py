@@ -8,6 +8,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -208,3 +210,47 @@ def test_end_pool_waits_for_the_pools_manager_thread() -> None:
     end_pool(pool)
     assert not manager.is_alive()
     assert all(f.done() for f in futures)
+
+
+#: a worker killed halfway through sending its result: it writes a message header promising
+#: a megabyte, a hundred bytes of it, and waits; the parent then ends the pool and exits
+_HALF_SENT = """
+import os, struct, sys, time, multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
+from training.interrupt import end_pool
+
+def half_sent(mark):
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:
+        frame = frame.f_back
+    os.write(frame.f_locals["result_queue"]._writer.fileno(), struct.pack("!i", 1 << 20) + bytes(100))
+    open(mark, "w").close()
+    time.sleep(120)
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"))
+    pool.submit(half_sent, sys.argv[1])
+    manager = pool._executor_manager_thread
+    while not os.path.exists(sys.argv[1]):
+        time.sleep(0.05)
+    time.sleep(0.5)  # the manager thread is reading the rest of the message
+    end_pool(pool)
+    print("manager ended:", not manager.is_alive(), flush=True)
+"""
+
+
+@needs_fork
+def test_end_pool_ends_a_pool_whose_worker_died_mid_result(tmp_path: Path) -> None:
+    """A worker ended while it sent its result left the pool's manager thread reading the rest
+    for good: ``end_pool`` waited its 5 s, and the interpreter's exit then waited on the thread
+    for ever (an interrupted warm start hung after printing "interrupted", CI 2026-12-08)."""
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-c", _HALF_SENT, str(tmp_path / "sent")],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "manager ended: True\n", proc.stdout + proc.stderr
