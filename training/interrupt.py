@@ -93,7 +93,7 @@ def end_pool(pool: Executor) -> None:
         if p.is_alive():  # SIGTERM handled and not obeyed: no more asking
             p.kill()
             p.join(2)
-    # a worker ended while it sent a result (a warm start's chunk is megabytes) left the manager
+    # a worker ended while it sent a result (a warm start's chunk: hundreds of KB) left the manager
     # thread reading the rest of that message for good, and the interpreter's exit waited on the
     # thread: a Ctrl-C'd run hung after "interrupted" (2026-12-08, CI). This process holds the
     # result pipe's last write end; closed, the read ends (EOF) and the thread with it.
