@@ -27,7 +27,7 @@ import importlib.util
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,7 @@ from envs.core.arena import play_match
 from envs.core.bots import make_bot, parse_bot_spec
 from envs.core.mcts import measure_sims_per_second
 from envs.core.registry import GAMES, get_game
-from training.interrupt import end_pool, worker_init
+from training.interrupt import worker_pool
 from training.params import int_at_least
 from training.tournament import wilson
 
@@ -209,8 +209,7 @@ def main() -> None:
         print(f"| {name} | {params or 'default'} | {rate:.0f} |", flush=True)
     print("\n| game | mcts | opponent | W / D / L | score | 95% CI | s/game |\n|---|---|---|---|---|---|---|")
     # the workers leave Ctrl-C to this process, which ends them at once, and die with it
-    pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=worker_init)
-    try:
+    with worker_pool(args.jobs) as pool:
         for name in names:
             params = configs.get(name, {})
             for budget in args.budgets:
@@ -225,11 +224,6 @@ def main() -> None:
                     secs = sum(p[3] for p in parts) / max(1, n)
                     row = f"| {name} | {label} | {opp} | {w} / {d} / {l_} | {(w + 0.5 * d) / n:.3f} |"
                     print(f"{row} [{lo:.3f}, {hi:.3f}] | {secs:.1f} |", flush=True)
-    except BaseException:
-        end_pool(pool)
-        raise
-    finally:
-        pool.shutdown()
 
 
 if __name__ == "__main__":

@@ -122,8 +122,7 @@ def _strength_main(
         return result
 
     monkeypatch.setattr(mod, "run_chunk", chunk)
-    monkeypatch.setattr(mod, "ProcessPoolExecutor", ThreadPoolExecutor)
-    monkeypatch.setattr(mod, "worker_init", lambda: None)
+    monkeypatch.setattr(mod, "worker_pool", ThreadPoolExecutor)  # a context manager too
     monkeypatch.setattr(mod, "measure_sims_per_second", lambda game, spec, seed=0: 123.0)
     monkeypatch.setattr(sys, "argv", ["mcts_strength.py", *argv])
     capsys.readouterr()

@@ -211,8 +211,7 @@ def _strength_main(
     from concurrent.futures import ThreadPoolExecutor
 
     monkeypatch.setattr(mod, "run_chunk", chunk)
-    monkeypatch.setattr(mod, "ProcessPoolExecutor", ThreadPoolExecutor)
-    monkeypatch.setattr(mod, "worker_init", lambda: None)
+    monkeypatch.setattr(mod, "worker_pool", ThreadPoolExecutor)  # a context manager too
     monkeypatch.setattr(mod, "measure_sims_per_second", speed)
     monkeypatch.setattr(sys, "argv", ["mcts_strength.py", *argv])
     capsys.readouterr()

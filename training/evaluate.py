@@ -264,7 +264,7 @@ def run_tournament(
     if workers > 1 and len(tasks) > 1 and games * len(pairs) >= MIN_PARALLEL_GAMES:
         import multiprocessing as mp
 
-        from training.interrupt import sigint_deferred, start_forkserver, start_method, worker_init
+        from training.interrupt import sigint_deferred, start_forkserver, start_method, worker_pool
 
         # forkserver, not fork: the parent already runs torch; the server imports the heavy
         # modules once and every worker forks from it (spawn where there is none: Windows)
@@ -273,10 +273,10 @@ def run_tournament(
             ctx.set_forkserver_preload(["torch", "sb3_contrib", "training.evaluate"])
 
         start_forkserver()  # Ctrl-C while it imports torch: no traceback of its own
-        with contextlib.ExitStack() as stack:  # Ctrl-C: the pool is terminated
-            with sigint_deferred():  # ... once it is up
-                pool = stack.enter_context(ctx.Pool(min(workers, len(tasks)), initializer=worker_init))
-            parts = pool.map(_run_chunk, tasks)
+        with worker_pool(min(workers, len(tasks)), ctx) as pool:  # Ctrl-C: the workers end at once
+            with sigint_deferred():  # ... once they are up (they start on demand)
+                pending = pool.map(_run_chunk, tasks)
+            parts = list(pending)
     else:
         with _torch_threads_kept():  # _run_chunk sets one thread: a worker's, not the caller's
             parts = [_run_chunk(t) for t in tasks]

@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -103,6 +103,23 @@ def end_pool(pool: Executor) -> None:
     # it while the interpreter's exit hook writes to it ("Exception ignored ... Bad file descriptor")
     if manager is not None:
         manager.join(5)
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int, context: Any = None) -> Iterator[ProcessPoolExecutor]:
+    """A ``ProcessPoolExecutor`` of ``workers`` processes (``context``: a ``multiprocessing``
+    context, default the platform's) for a ``with`` block, each started by :func:`worker_init`
+    (Ctrl-C is this process's to handle, and no worker outlives it). An exception in the block,
+    Ctrl-C's ``KeyboardInterrupt`` above all, ends the workers at once (:func:`end_pool`);
+    otherwise the pool shuts down as the block ends, its work done."""
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init)
+    try:
+        yield pool
+    except BaseException:
+        end_pool(pool)  # not shutdown(), which waits for every task already sent
+        raise
+    finally:
+        pool.shutdown()
 
 
 @contextlib.contextmanager

@@ -30,7 +30,6 @@ import multiprocessing
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +46,7 @@ from training.bench import (
     check_seconds,
     config_label,
 )
-from training.interrupt import end_pool, sigint_ignored, worker_init
+from training.interrupt import sigint_ignored, worker_pool
 
 
 @dataclass
@@ -179,18 +178,10 @@ def measure_reference(seconds: float, seed: int = 0) -> MemoryRow | None:
 
 def _fresh(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in a fresh (spawned) process: module caches empty, nothing traced before."""
-    pool = ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=worker_init
-    )
-    try:
+    with worker_pool(1, multiprocessing.get_context("spawn")) as pool:  # Ctrl-C: ended now, not after its row
         with sigint_ignored():  # the worker starts with Ctrl-C ignored: no traceback while it imports
             future = pool.submit(fn, *args)
         return future.result()
-    except BaseException:  # Ctrl-C: end the worker now, not after its row
-        end_pool(pool)
-        raise
-    finally:
-        pool.shutdown()
 
 
 def run_memory_bench(

@@ -81,7 +81,7 @@ import numpy as np
 from envs.core.config import is_real
 from envs.core.files import write_text
 from envs.core.game import Symmetry
-from training.interrupt import end_pool, sigint_deferred, start_forkserver, start_method, worker_init
+from training.interrupt import sigint_deferred, start_forkserver, start_method, worker_pool
 
 EPISODES_PER_CHUNK = 16
 """Episodes per collection task: the seed of episode ``e`` is ``seed`` spawned at index ``e``."""
@@ -471,13 +471,11 @@ def collect_demonstrations(
     total, first = 0, 0
     # forkserver: the parent has torch loaded, and a teacher may be a saved model
     # (the workers leave Ctrl-C to this process, which ends them at once, and die with it)
-    pool = None
+    pooled: contextlib.AbstractContextManager[ProcessPoolExecutor | None] = contextlib.nullcontext()
     if workers > 1:
         start_forkserver()
-        pool = ProcessPoolExecutor(
-            workers, mp_context=mp.get_context(start_method()), initializer=worker_init
-        )
-    try:
+        pooled = worker_pool(workers, mp.get_context(start_method()))
+    with pooled as pool:
         while total < samples:
             # a wave of chunks: one per worker; the result is cut at the first chunk that
             # completes the count, so a wave's extra chunks never change the outcome
@@ -499,13 +497,6 @@ def collect_demonstrations(
                 parts.append(part)
                 total += len(part)
             del results
-    except BaseException:
-        if pool is not None:
-            end_pool(pool)  # not shutdown(), which waits for every chunk already sent
-        raise
-    finally:
-        if pool is not None:
-            pool.shutdown()
     return concat(parts, consume=True)
 
 
