@@ -254,3 +254,27 @@ def test_end_pool_ends_a_pool_whose_worker_died_mid_result(tmp_path: Path) -> No
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "manager ended: True\n", proc.stdout + proc.stderr
+
+
+@needs_fork
+def test_worker_pool_ends_its_workers_at_once_on_an_exception_and_waits_otherwise() -> None:
+    """``worker_pool``: an exception in the block (Ctrl-C) ends a worker mid-task, where
+    ``shutdown()`` would wait out the task; a block that ends normally lets the task finish.
+    Each worker runs ``worker_init`` (Ctrl-C ignored)."""
+    from training.interrupt import worker_pool
+
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), worker_pool(1, mp.get_context("fork")) as pool:
+        assert pool.submit(_worker_signals).result(timeout=120) == (True, True)
+        processes = list(pool._processes.values())
+        pool.submit(_sleep, 60)
+        time.sleep(0.2)
+        raise KeyboardInterrupt
+    assert time.monotonic() - t0 < 30, "the worker's minute-long task was waited for"
+    assert _exit_codes(processes, 10) == [-signal.SIGTERM]
+
+    with worker_pool(1, mp.get_context("fork")) as pool:
+        future = pool.submit(_sleep, 1)
+        processes = list(pool._processes.values())
+    assert future.done() and future.result() == processes[0].pid
+    assert _exit_codes(processes, 10) == [0]
